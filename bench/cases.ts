@@ -1,0 +1,134 @@
+import type { Engine } from '../local/db/database.ts';
+import { anon, userActor, type Actor } from '../tests/support/acting.ts';
+import { SEARCHES, type BenchData } from './seed.ts';
+
+export type BenchFunction = 'list_ads' | 'get_ad' | 'get_ad_neighbours' | 'get_ads_admin';
+
+export interface Caller {
+  label: 'anon' | 'free' | 'subscriber' | 'admin';
+  actor: Actor;
+}
+
+export interface BenchCase {
+  name: string;
+  fn: BenchFunction;
+  callers: Caller[];
+  sql: string;
+  /** The parameters of the run-th call (get_ad walks through sample ads). */
+  params: (run: number) => unknown[];
+  /** How many ads one call returned, to show that the case does real work. */
+  returned: (rows: Record<string, unknown>[]) => number;
+}
+
+/** Budgets (p95, ms) hold on PostgreSQL at 1,000,000 ads; PGlite figures are printed without one. */
+export function budgetOf(fn: BenchFunction, engine: Engine): number | null {
+  if (engine !== 'postgres') return null;
+  if (fn === 'list_ads') return 5;
+  if (fn === 'get_ads_admin') return 50;
+  return null;
+}
+
+// Named arguments with untyped parameters, as PostgREST calls functions: the function's own types apply.
+const LIST_ADS_SQL =
+  'select public.list_ads(p_board => $1, p_brand_id => $2, p_category_id => $3, p_type_id => $4, p_tag_ids => $5,'
+  + ' p_since => $6, p_search => $7, p_cursor => $8) as page';
+const ADMIN_SQL =
+  'select * from public.get_ads_admin(p_limit => 50, p_offset => 0, p_search => $1, p_brand => $2,'
+  + ' p_date_from => $3, p_date_to => $4, p_sort => $5)';
+
+interface ListAdsArgs {
+  board?: 'library' | 'black-friday' | 'top-picks';
+  brandId?: string;
+  categoryId?: string;
+  typeId?: string;
+  tagIds?: string[];
+  since?: string;
+  search?: string;
+  cursor?: string;
+}
+
+const uuidArray = (ids: string[] | undefined) => (ids ? `{${ids.join(',')}}` : null);
+
+function listAdsParams(args: ListAdsArgs): unknown[] {
+  return [
+    args.board ?? 'library',
+    args.brandId ?? null,
+    args.categoryId ?? null,
+    args.typeId ?? null,
+    uuidArray(args.tagIds),
+    args.since ?? null,
+    args.search ?? null,
+    args.cursor ?? null,
+  ];
+}
+
+export const listAdsCall = (args: ListAdsArgs) => ({ sql: LIST_ADS_SQL, params: listAdsParams(args) });
+
+const pageLength = (rows: Record<string, unknown>[]) => ((rows[0]?.page as { ads?: unknown[] } | undefined)?.ads ?? []).length;
+
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+const dayOf = (iso: string) => iso.slice(0, 10);
+
+export function buildCases(data: BenchData, deep: { depth: number; cursor: string }): BenchCase[] {
+  const anonymous: Caller = { label: 'anon', actor: anon };
+  const free: Caller = { label: 'free', actor: userActor(data.free) };
+  const subscriber: Caller = { label: 'subscriber', actor: userActor(data.subscriber) };
+  const admin: Caller = { label: 'admin', actor: userActor(data.admin) };
+  const since = daysAgo(30);
+
+  const listAds = (name: string, args: ListAdsArgs, callers: Caller[] = [anonymous, subscriber]): BenchCase => ({
+    name: `list_ads ${name}`,
+    fn: 'list_ads',
+    callers,
+    sql: LIST_ADS_SQL,
+    params: () => listAdsParams(args),
+    returned: pageLength,
+  });
+  const adminPage = (name: string, args: { search?: string; brandId?: string; from?: string; to?: string; sort?: string }): BenchCase => ({
+    name: `get_ads_admin ${name}`,
+    fn: 'get_ads_admin',
+    callers: [admin],
+    sql: ADMIN_SQL,
+    params: () => [args.search ?? null, args.brandId ?? null, args.from ?? null, args.to ?? null, args.sort ?? 'newest'],
+    returned: (rows) => rows.length,
+  });
+  const adAt = (run: number) => data.sampleAdIds[run % data.sampleAdIds.length]!;
+
+  return [
+    listAds('library, first page', {}),
+    listAds(`library, page ${deep.depth.toLocaleString('en-US')} rows deep`, { cursor: deep.cursor }),
+    listAds('brand', { brandId: data.brand.id }),
+    listAds('category', { categoryId: data.category.id }),
+    listAds('type', { typeId: data.type.id }),
+    listAds('one tag', { tagIds: [data.tag.id] }),
+    listAds('two tags', { tagIds: [data.tag.id, data.secondTag.id] }),
+    listAds('since 30 days', { since }),
+    listAds('brand + category', { brandId: data.brand.id, categoryId: data.category.id }),
+    listAds(`search brand fragment "${SEARCHES.brandFragment}"`, { search: SEARCHES.brandFragment }),
+    listAds(`search tag name "${SEARCHES.tagName}"`, { search: SEARCHES.tagName }),
+    listAds(`search one letter "${SEARCHES.oneLetter}"`, { search: SEARCHES.oneLetter }),
+    listAds('Black Friday board', { board: 'black-friday' }, [free, subscriber]),
+    listAds('Top Picks', { board: 'top-picks' }),
+    {
+      name: 'get_ad',
+      fn: 'get_ad',
+      callers: [anonymous, subscriber],
+      sql: 'select public.get_ad($1::uuid) as ad',
+      params: (run) => [adAt(run)],
+      returned: (rows) => (rows[0]?.ad ? 1 : 0),
+    },
+    {
+      name: 'get_ad_neighbours',
+      fn: 'get_ad_neighbours',
+      callers: [subscriber],
+      sql: 'select public.get_ad_neighbours($1::uuid) as neighbours',
+      params: (run) => [adAt(run)],
+      returned: (rows) => Object.values((rows[0]?.neighbours as Record<string, unknown> | undefined) ?? {}).filter(Boolean).length,
+    },
+    adminPage('first page, newest', {}),
+    adminPage('brand filter', { brandId: data.brand.id }),
+    adminPage(`search "${SEARCHES.brandFragment}"`, { search: SEARCHES.brandFragment }),
+    adminPage('sorted brand_asc', { sort: 'brand_asc' }),
+    adminPage('date range of 30 days', { from: dayOf(daysAgo(60)), to: dayOf(daysAgo(31)) }),
+  ];
+}

@@ -1,0 +1,247 @@
+import { cpus, loadavg } from 'node:os';
+import type { Engine } from '../local/db/database.ts';
+import { anon } from '../tests/support/acting.ts';
+import { BENCH_DATABASE_NAME, openPgliteBench, openPostgresBench, serverUrl, type BenchConnection } from './bench-database.ts';
+import { budgetOf, buildCases, listAdsCall, type BenchCase } from './cases.ts';
+import { callAs, measure, type RunLimits } from './measure.ts';
+import { checkPlans, describeScans, disablePlanCapture, enablePlanCapture, renderPlan, type PlanCheck } from './plans.ts';
+import { machineDescription, writeResults, type Figure } from './results.ts';
+import { seedBench, type BenchData } from './seed.ts';
+
+/**
+ * Latency of the listing and admin functions on a large library, as the API
+ * calls them (role and JWT claims set per transaction), on PostgreSQL and
+ * PGlite, with the plans of the SQL each function executes. Exits non-zero on
+ * an error only: a missed budget prints FAIL.
+ */
+
+const env = process.env;
+const intFromEnv = (name: string, fallback: number) => {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new Error(`${name} must be a positive integer, got ${value}`);
+  return parsed;
+};
+
+const settings = {
+  engines: (env.BENCH_ENGINES ?? 'postgres,pglite').split(',').map((name) => name.trim()) as Engine[],
+  ads: { postgres: intFromEnv('BENCH_POSTGRES_ADS', 1_000_000), pglite: intFromEnv('BENCH_PGLITE_ADS', 100_000) },
+  limits: { warmupRuns: 10, runs: intFromEnv('BENCH_RUNS', 200), seconds: intFromEnv('BENCH_SECONDS', 5) } satisfies RunLimits,
+  keepDatabase: env.BENCH_KEEP_DATABASE === '1',
+};
+
+interface Row {
+  bench: BenchCase;
+  /** The case's place in the list, the same on every engine. */
+  position: number;
+  caller: string;
+  engine: Engine;
+  ads: number;
+  runs: number;
+  returned: number;
+  p50: number;
+  p95: number;
+  budget: number | null;
+  plan: PlanCheck | null;
+}
+
+const log = (line = '') => process.stdout.write(`${line}\n`);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function decodeCursorKey(cursor: string): string {
+  const payload = JSON.parse(Buffer.from(cursor.split('.')[0]!, 'base64url').toString('utf8')) as { q?: string };
+  if (!payload.q) throw new Error('A list_ads cursor has no query key');
+  return payload.q;
+}
+
+/**
+ * A cursor for the library page `depth` rows deep, signed by the database as
+ * list_ads signs its own, with the query key taken from the first page's real
+ * next_cursor (so the benchmark never has to rebuild how the key is made).
+ */
+async function deepCursor(conn: BenchConnection, depth: number): Promise<string> {
+  const call = listAdsCall({});
+  const first = await callAs(conn, anon, call.sql, call.params);
+  const nextCursor = (first.rows[0]?.page as { next_cursor?: string } | undefined)?.next_cursor;
+  if (!nextCursor) throw new Error('The first library page has no next_cursor');
+  const { rows } = await conn.query<{ cursor: string | null }>(
+    `select private.sign_cursor(jsonb_build_object('q', $1::text, 't', private.iso_utc(a.created_at), 'i', a.id)) as cursor
+       from public.ads a where not a.is_black_friday
+      order by a.created_at desc, a.id desc offset $2::int - 1 limit 1`,
+    [decodeCursorKey(nextCursor), depth],
+  );
+  const cursor = rows[0]?.cursor;
+  if (!cursor) throw new Error(`The library has fewer than ${depth} ads`);
+  const deep = await callAs(conn, anon, call.sql, listAdsCall({ cursor }).params);
+  const ads = (deep.rows[0]?.page as { ads?: unknown[] } | undefined)?.ads ?? [];
+  if (ads.length !== 60) throw new Error(`The page ${depth} rows deep has ${ads.length} ads instead of 60`);
+  return cursor;
+}
+
+async function openEngine(engine: Engine): Promise<BenchConnection> {
+  if (engine === 'postgres') return openPostgresBench({ keep: settings.keepDatabase });
+  if (engine === 'pglite') return openPgliteBench();
+  throw new Error(`Unknown engine ${String(engine)} in BENCH_ENGINES (postgres, pglite)`);
+}
+
+async function benchEngine(engine: Engine): Promise<Row[]> {
+  const adCount = settings.ads[engine];
+  const where = engine === 'postgres' ? `database ${BENCH_DATABASE_NAME} at ${new URL(serverUrl()).host}` : 'in memory';
+  log(`\n${engine}: ${adCount.toLocaleString('en-US')} ads, ${where}`);
+  const started = performance.now();
+  const conn = await openEngine(engine);
+  try {
+    log(`  migrated in ${seconds(performance.now() - started)}`);
+    const seedStarted = performance.now();
+    const { data, timings } = await seedBench(conn, adCount);
+    for (const timing of timings) log(`  seeded ${timing.step} in ${timing.seconds.toFixed(1)} s`);
+    log(`  seeding took ${seconds(performance.now() - seedStarted)}`);
+
+    const depth = Math.floor(adCount / 2);
+    const cases = buildCases(data, { depth, cursor: await deepCursor(conn, depth) });
+    const rows = await measureCases(conn, engine, data, cases);
+    log(`  measured ${rows.length} case/caller pairs; ${seconds(performance.now() - started)} since opening; ${machineLoad()}`);
+
+    await enablePlanCapture(conn);
+    for (const bench of cases) {
+      const plan = await checkPlans(conn, bench.callers[0]!.actor, bench.sql, bench.params(0));
+      for (const row of rows) if (row.bench === bench) row.plan = plan;
+    }
+    await disablePlanCapture(conn);
+    await conn.close();
+    return rows;
+  } catch (error) {
+    // Cleaning up must not hide why the run failed.
+    await conn.close().catch((closing: unknown) => log(`  could not clean up after the failure: ${String(closing)}`));
+    throw error;
+  }
+}
+
+async function measureCases(conn: BenchConnection, engine: Engine, data: BenchData, cases: BenchCase[]): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const [position, bench] of cases.entries()) {
+    for (const caller of bench.callers) {
+      const timing = await measure(conn, caller.actor, bench.sql, bench.params, bench.returned, settings.limits);
+      rows.push({
+        bench,
+        position,
+        caller: caller.label,
+        engine,
+        ads: data.adCount,
+        ...timing,
+        budget: budgetOf(bench.fn, engine),
+        plan: null,
+      });
+    }
+  }
+  return rows;
+}
+
+function verdict(row: Row): string {
+  if (row.budget === null) return '-';
+  return row.p95 <= row.budget ? 'pass' : 'FAIL';
+}
+
+function planVerdict(plan: PlanCheck | null): string {
+  if (!plan) return 'n/a';
+  if (plan.seqScans.length > 0) return `SEQ SCAN ${plan.seqScans.join('+')}`;
+  return plan.usesIndex ? 'index' : 'no index';
+}
+
+function printPlans(rows: Row[]): void {
+  log('\nPlans (auto_explain, ANALYZE on, BUFFERS off; one call per case, as its first caller):');
+  const seen = new Set<PlanCheck>();
+  for (const row of rows) {
+    const plan = row.plan;
+    if (!plan || seen.has(plan)) continue;
+    seen.add(plan);
+    const mainMs = plan.main ? `, main query ${plan.main.ms.toFixed(1)} ms` : '';
+    log(
+      `  [${row.engine}] ${row.bench.name}: ${planVerdict(plan)}; call ${plan.callMs.toFixed(1)} ms${mainMs}` +
+        ` in ${plan.statements.length} statements; ${describeScans(plan.scans)}`,
+    );
+    // The main query's plan is worth reading when it scans a table or is most of a call that missed its budget.
+    const failed = rows.some((other) => other.plan === plan && verdict(other) === 'FAIL');
+    const mainDominates = plan.main !== null && plan.main.ms > plan.callMs / 3;
+    if (plan.main && (plan.seqScans.length > 0 || (failed && mainDominates))) {
+      log(`    main query: ${plan.main.text.slice(0, 700)}`);
+      for (const line of renderPlan(plan.main.plan)) log(`      ${line}`);
+    }
+  }
+}
+
+function printTable(rows: Row[]): void {
+  const header = ['case', 'as', 'engine', 'rows', 'runs', 'got', 'p50 ms', 'p95 ms', 'budget', 'result', 'plan'];
+  const body = rows.map((row) => [
+    row.bench.name,
+    row.caller,
+    row.engine,
+    row.ads.toLocaleString('en-US'),
+    String(row.runs),
+    String(row.returned),
+    row.p50.toFixed(2),
+    row.p95.toFixed(2),
+    row.budget === null ? '-' : `<= ${row.budget}`,
+    verdict(row),
+    planVerdict(row.plan),
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column]!.length)));
+  const numeric = new Set([3, 4, 5, 6, 7]);
+  const line = (cells: string[]) =>
+    cells.map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join(' | ');
+  log(`\n${line(header)}`);
+  log(widths.map((width) => '-'.repeat(width)).join('-|-'));
+  for (const cells of body) log(line(cells));
+}
+
+// Other work shares the cores: the load beside the numbers says how quiet the machine was.
+const machineLoad = () => `load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  log(
+    `Obyect database benchmark: ${settings.limits.warmupRuns} warm-up calls, then up to ${settings.limits.runs} timed calls` +
+      ` or ${settings.limits.seconds} s per case and caller; ${machineLoad()}.`,
+  );
+  const rows: Row[] = [];
+  for (const engine of settings.engines) rows.push(...(await benchEngine(engine)));
+  // Cases side by side across engines, in the order they were declared; PostgreSQL first.
+  const engineOrder = (engine: Engine) => (engine === 'postgres' ? 0 : 1);
+  rows.sort((a, b) => a.position - b.position || engineOrder(a.engine) - engineOrder(b.engine));
+  printPlans(rows);
+  printTable(rows);
+  const budgeted = rows.filter((row) => row.budget !== null).length;
+  const failed = rows.filter((row) => verdict(row) === 'FAIL').length;
+  const outcome = budgeted === 0 ? 'No budget applies' : failed === 0 ? `All ${budgeted} budgets met` : `${failed} of ${budgeted} over budget`;
+  log(`\n${outcome}; total ${seconds(performance.now() - started)}; ${machineLoad()} at the end.`);
+  writeResults({ bench: 'bench:db', machine: machineDescription(), figures: summaryFigures(rows) });
+}
+
+/** For `npm run bench`: per function and engine, the slowest case's p95 (every case is in the table above). */
+function summaryFigures(rows: Row[]): Figure[] {
+  const figures: Figure[] = [];
+  const engineName = (engine: Engine) => (engine === 'postgres' ? 'PostgreSQL' : 'PGlite');
+  for (const engine of settings.engines) {
+    for (const fn of ['list_ads', 'get_ads_admin'] as const) {
+      const mine = rows.filter((row) => row.engine === engine && row.bench.fn === fn);
+      if (mine.length === 0) continue;
+      const worst = mine.reduce((a, b) => (b.p95 > a.p95 ? b : a));
+      const label = fn === 'list_ads' ? 'listing SQL' : 'admin table SQL';
+      figures.push({
+        figure: `${label} p95, slowest of ${mine.length} ${fn} cases (${engineName(engine)}, ${worst.ads.toLocaleString('en-US')} ads)`,
+        value: Number(worst.p95.toFixed(2)),
+        unit: 'ms',
+        ...(worst.budget === null ? {} : { budget: { kind: 'max' as const, value: worst.budget } }),
+        pass: mine.every((row) => verdict(row) !== 'FAIL'),
+        note: `${worst.bench.name} as ${worst.caller}`,
+      });
+    }
+  }
+  return figures;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:db failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

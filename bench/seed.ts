@@ -1,0 +1,192 @@
+import type { Queryable } from '../local/db/database.ts';
+import { grantAdmin, newSubscription, newUser, type TestUser } from '../tests/support/factories.ts';
+
+const BRANDS = [
+  'Aurora Threads', 'Basil & Bloom', 'Cedar Trail', 'Driftwood Coffee', 'Ember Candle Co', 'Fable Kids', 'Glow Theory',
+  'Harbor Socks', 'Indigo Denim', 'Juniper Yoga', 'Kettle & Crumb', 'Lumen Skincare', 'Meadow Pet', 'Nimbus Sleep',
+  'Orchard Juice', 'Pebble Audio', 'Quill Paper', 'Rove Luggage', 'Saffron Kitchen', 'Tidal Swim', 'Umber Leather',
+  'Velvet Hour', 'Willow Tea', 'Xeno Fitness', 'Yonder Outdoors', 'Zest Snacks', 'Amber Optics', 'Bolt Bikes',
+  'Cove Linen', 'Dune Fragrance', 'Echo Earbuds', 'Fern Haircare', 'Grove Vitamins', 'Halo Jewelry', 'Iris Eyewear',
+  'Jade Matcha', 'Koa Surf', 'Loom Rugs', 'Maple Baby', 'Nova Gaming', 'Oak Furniture', 'Pine Grooming',
+  'Quartz Watches', 'Rise Bakery', 'Sol Sunscreen', 'Terra Plants', 'Unity Bank', 'Vale Wine', 'Wave Water',
+  'Yuzu Beauty',
+];
+const CATEGORIES = [
+  'Beauty', 'Fashion', 'Food & Drink', 'Health & Wellness', 'Home & Living', 'Pets', 'Fitness', 'Tech & Gadgets',
+  'Travel', 'Kids & Baby', 'Finance', 'Jewelry & Accessories',
+];
+const TYPES = ['Static Image', 'Video', 'Carousel', 'UGC', 'Motion Graphic', 'Story'];
+const TAGS = [
+  'Testimonial', 'Before & After', 'Discount Offer', 'Free Shipping', 'Bundle', 'Unboxing', 'Founder Story',
+  'Social Proof', 'Comparison', 'Holiday', 'Limited Edition', 'Giveaway', 'Subscription Offer', 'New Launch',
+  'Bestseller', 'Minimalist', 'Bold Colors', 'Lifestyle', 'Product Shot', 'Meme', 'Listicle', 'How To', 'Review',
+  'Influencer', 'Seasonal', 'Flash Sale', 'Eco Friendly', 'Luxury', 'Humor', 'Problem Solution',
+];
+
+/** What the cases filter and search by, chosen so each search matches what its name says. */
+export const SEARCHES = {
+  brandFragment: 'lumen',
+  tagName: 'testimonial',
+  oneLetter: 'a',
+} as const;
+
+export interface Named {
+  id: string;
+  name: string;
+}
+
+export interface BenchData {
+  adCount: number;
+  brand: Named;
+  category: Named;
+  type: Named;
+  tag: Named;
+  secondTag: Named;
+  /** Ads spread over the whole table, for get_ad and get_ad_neighbours. */
+  sampleAdIds: string[];
+  free: TestUser;
+  subscriber: TestUser;
+  admin: TestUser;
+}
+
+export interface SeedTimings {
+  step: string;
+  seconds: number;
+}
+
+async function insertNames(db: Queryable, table: string, names: readonly string[]): Promise<Named[]> {
+  const result = await db.query<Named>(
+    `insert into public.${table} (name) select unnest($1::text[]) returning id, name`,
+    [names],
+  );
+  return result.rows;
+}
+
+function byName(rows: Named[], name: string): Named {
+  const row = rows.find((candidate) => candidate.name === name);
+  if (!row) throw new Error(`Seeded ${name} is missing`);
+  return row;
+}
+
+async function timed(timings: SeedTimings[], step: string, fn: () => Promise<void>): Promise<void> {
+  const started = performance.now();
+  await fn();
+  timings.push({ step, seconds: (performance.now() - started) / 1000 });
+}
+
+/**
+ * Seeds the catalogue, three people and adCount ads in set-based SQL. Ads and
+ * their tags are written with triggers off (session_replication_role =
+ * replica, as the owner), so what the triggers would maintain is written here
+ * consistently: the board flags match the system tags, ad_tags carry their
+ * ad's created_at, private.ad_counts holds the total. No storage.objects rows
+ * are written: only the trigger that is off requires them.
+ */
+export async function seedBench(db: Queryable, adCount: number): Promise<{ data: BenchData; timings: SeedTimings[] }> {
+  const timings: SeedTimings[] = [];
+  let brands: Named[] = [];
+  let categories: Named[] = [];
+  let types: Named[] = [];
+  let tags: Named[] = [];
+  let people: Pick<BenchData, 'free' | 'subscriber' | 'admin'> | undefined;
+
+  await timed(timings, 'catalogue and people', async () => {
+    brands = await insertNames(db, 'brands', BRANDS);
+    categories = await insertNames(db, 'categories', CATEGORIES);
+    types = await insertNames(db, 'types', TYPES);
+    tags = await insertNames(db, 'tags', TAGS);
+    const free = await newUser(db, { email: 'bench-free@example.test' });
+    const subscriber = await newUser(db, { email: 'bench-subscriber@example.test' });
+    const admin = await newUser(db, { email: 'bench-admin@example.test' });
+    await newSubscription(db, subscriber, 'active', { tier: 'annual' });
+    await grantAdmin(db, admin);
+    people = { free, subscriber, admin };
+  });
+  if (brands.length !== 50 || categories.length !== 12 || types.length !== 6 || tags.length !== 30) {
+    throw new Error('The benchmark catalogue must be 50 brands, 12 categories, 6 types and 30 tags');
+  }
+
+  await db.exec('begin');
+  try {
+    await db.exec(`set local session_replication_role = replica; select setseed(0.2026);`);
+    await timed(timings, `${adCount.toLocaleString('en-US')} ads`, async () => {
+      // Ads arrive in created_at order over two years up to now; ids and image folders look random.
+      await db.query(
+        `insert into public.ads (id, brand_id, category_id, type_id, created_at, requires_subscription, is_black_friday,
+                                 is_top_picks, original_path, display_480_path, display_960_path, preview_path, width,
+                                 height, thumbhash)
+         select md5('bench-ad-' || g.i)::uuid,
+                c.brand_ids[1 + floor(random() * cardinality(c.brand_ids))::int],
+                c.category_ids[1 + floor(random() * cardinality(c.category_ids))::int],
+                case when random() < 0.05 then null else c.type_ids[1 + floor(random() * cardinality(c.type_ids))::int] end,
+                c.oldest + (g.i - 1 + random()) * c.step,
+                random() >= 0.1,
+                random() < 0.08,
+                random() < 0.05,
+                f.folder || '/original.jpg', f.folder || '/480.webp', f.folder || '/960.webp',
+                'previews/' || md5('bench-preview-' || g.i) || '.webp',
+                1080, case when random() < 0.5 then 1350 else 1080 end, 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw=='
+           from generate_series(1, $1::int) g (i)
+          cross join (select array(select id from public.brands order by name) as brand_ids,
+                             array(select id from public.categories order by name) as category_ids,
+                             array(select id from public.types order by name) as type_ids,
+                             now() - interval '730 days' as oldest,
+                             interval '730 days' / $1::int as step) c
+          cross join lateral (select md5('bench-folder-' || g.i) as folder) f`,
+        [adCount],
+      );
+    });
+    await timed(timings, 'ad tags', async () => {
+      // 2 to 4 ordinary tags per ad: s, s+d, s+2d, s+3d modulo 30, with d chosen so that they are distinct.
+      await db.query(
+        `insert into public.ad_tags (ad_id, tag_id, ad_created_at)
+         select a.id, c.tag_ids[1 + (h.s + j.j * h.d) % 30], a.created_at
+           from public.ads a
+          cross join (select array(select id from public.tags where system_key is null order by name) as tag_ids) c
+          cross join lateral (select abs(hashtext(a.id::text)::bigint) as x) hx
+          cross join lateral (select (2 + hx.x % 3)::int as k, ((hx.x / 3) % 30)::int as s,
+                                     (case when 1 + (hx.x / 90) % 29 in (10, 15, 20) then 2 + (hx.x / 90) % 29
+                                           else 1 + (hx.x / 90) % 29 end)::int as d) h
+          cross join lateral generate_series(0, h.k - 1) j (j)
+         union all
+         select a.id, (select id from public.tags where system_key = 'black_friday'), a.created_at
+           from public.ads a where a.is_black_friday
+         union all
+         select a.id, (select id from public.tags where system_key = 'top_picks'), a.created_at
+           from public.ads a where a.is_top_picks`,
+      );
+      await db.query('update private.ad_counts set total = (select count(*) from public.ads)');
+    });
+    await db.exec('commit');
+  } catch (error) {
+    // A rollback on a lost connection fails too; the first error is the one to report.
+    await db.exec('rollback').catch(() => {});
+    throw error;
+  }
+
+  await timed(timings, 'vacuum analyze', async () => {
+    // Index-only scans (the admin counts) need the visibility map a vacuum writes.
+    await db.exec('vacuum (analyze) public.ads');
+    await db.exec('vacuum (analyze) public.ad_tags');
+    await db.exec('analyze');
+  });
+
+  const sample = await db.query<{ id: string }>(
+    `select md5('bench-ad-' || (1 + (g * 7919) % $1::int))::text::uuid as id from generate_series(1, 200) g`,
+    [adCount],
+  );
+  if (!people) throw new Error('People were not seeded');
+  return {
+    timings,
+    data: {
+      adCount,
+      brand: byName(brands, 'Lumen Skincare'),
+      category: byName(categories, 'Beauty'),
+      type: byName(types, 'Video'),
+      tag: byName(tags, 'Testimonial'),
+      secondTag: byName(tags, 'Free Shipping'),
+      sampleAdIds: sample.rows.map((row) => row.id),
+      ...people,
+    },
+  };
+}

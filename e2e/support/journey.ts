@@ -1,0 +1,76 @@
+import { mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { test } from 'vitest';
+import { launchChromium } from './chromium.ts';
+import { startE2eStack, type E2eStack } from './e2e-stack.ts';
+
+/** Where failed journeys leave a screenshot of the page as it was. */
+export const SCREENSHOT_DIR = process.env.E2E_SCREENSHOT_DIR ?? path.join(os.tmpdir(), 'obyect-e2e-screenshots');
+
+const fileName = (title: string) => `${title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase()}-${Date.now()}.png`;
+
+export interface JourneyFixtures {
+  /** The local stack of this file, with demo ads. */
+  stack: E2eStack;
+  /** A page in a browser of its own (fresh profile) pointed at the stack. */
+  page: Page;
+}
+
+/**
+ * Journeys: one stack per file, one browser per test. A page error or a
+ * console error fails the test; a failed test leaves a screenshot.
+ */
+export const journey = test.extend<JourneyFixtures>({
+  stack: [
+    async ({}, use) => {
+      const stack = await startE2eStack();
+      try {
+        await use(stack);
+      } finally {
+        await stack.stop();
+      }
+    },
+    { scope: 'file' },
+  ],
+  page: async ({ stack, task }, use) => {
+    const browser = await launchChromium({ baseURL: stack.url });
+    const problems: string[] = [];
+    try {
+      const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+      });
+      await use(page);
+      if (task.result?.state === 'fail' || problems.length > 0) {
+        await mkdir(SCREENSHOT_DIR, { recursive: true });
+        const file = path.join(SCREENSHOT_DIR, fileName(task.name));
+        await page.screenshot({ path: file, fullPage: true }).then(
+          () => console.error(`Screenshot of the failed journey "${task.name}": ${file}`),
+          (error: unknown) => console.error(`No screenshot of "${task.name}": ${(error as Error).message}`),
+        );
+      }
+      if (problems.length > 0) throw new Error(`The page reported errors:\n${problems.join('\n')}`);
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+/**
+ * Journeys whose file needs more in the library than the stack's few demo
+ * ads: `library` runs the seed once per file, on that file's stack.
+ */
+export function journeyWithLibrary<Library>(seed: (stack: E2eStack) => Promise<Library>) {
+  return journey.extend<{ library: Library }>({
+    library: [
+      async ({ stack }: { stack: E2eStack }, use: (library: Library) => Promise<void>) => {
+        await use(await seed(stack));
+      },
+      // Auto: a journey that never names the library still browses the seeded one.
+      { scope: 'file', auto: true },
+    ],
+  });
+}

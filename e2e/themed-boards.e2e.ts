@@ -1,0 +1,232 @@
+import sharp from 'sharp';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { seriousAxeViolations } from './support/axe.ts';
+import { insertDemoAds } from './support/demo-ads.ts';
+import type { E2eStack } from './support/e2e-stack.ts';
+import { journeyWithLibrary } from './support/journey.ts';
+import { provisionAccount, signIn } from './support/signed-in.ts';
+
+const CARDS = '[data-testid="ad-card"]';
+const CLEAR_CARDS = '[data-testid="ad-card"][data-locked="false"]';
+const LOCKED_CARDS = '[data-testid="ad-card"][data-locked="true"]';
+const POLL = { timeout: 15_000, interval: 200 };
+const WIDTHS = [390, 768, 1024, 1280, 1440] as const;
+const FREE = { email: 'free-boards@obyect.e2e', password: 'e2e-free-password' };
+const FLAGGED = { email: 'flagged-boards@obyect.e2e', password: 'e2e-flagged-password' };
+const SUBSCRIBER = { email: 'subscriber-boards@obyect.e2e', password: 'e2e-subscriber-password' };
+
+/** Puts every ad of a brand on a themed board through its system tag, as the admin's bulk tag edit does. */
+async function tagBrand(stack: E2eStack, brandName: string, systemKey: 'black_friday' | 'top_picks') {
+  await stack.db.query(
+    `insert into public.ad_tags (ad_id, tag_id)
+     select a.id, t.id from public.ads a join public.brands b on b.id = a.brand_id, public.tags t
+      where b.name = $1 and t.system_key = $2`,
+    [brandName, systemKey],
+  );
+}
+
+/**
+ * Twenty Black Friday ads (one brand), and Top Picks from two brands (twelve
+ * and eight), each board with its banner; a free, a flagged and a subscribed user.
+ */
+const journey = journeyWithLibrary(async (stack) => {
+  const blackFriday = await insertDemoAds(stack, 20, { brandPrefix: 'Voltage', minutesAgo: 100, width: 400 });
+  await tagBrand(stack, blackFriday.brandName, 'black_friday');
+  const topA = await insertDemoAds(stack, 12, { brandPrefix: 'Quill', minutesAgo: 200, width: 400 });
+  const topB = await insertDemoAds(stack, 8, { brandPrefix: 'Fira', minutesAgo: 300, width: 400 });
+  await tagBrand(stack, topA.brandName, 'top_picks');
+  await tagBrand(stack, topB.brandName, 'top_picks');
+  for (const page of ['black-friday', 'top-picks']) {
+    const path = `e2e/${page}.png`;
+    const image = await sharp({ create: { width: 800, height: 200, channels: 3, background: page === 'black-friday' ? '#111111' : '#2a4bd7' } }).png().toBuffer();
+    await stack.storage.writeObject('banners', path, image, 'image/png');
+    await stack.db.query('insert into public.page_banners (page, image_path) values ($1, $2)', [page, path]);
+  }
+  await provisionAccount(stack, 'free', FREE.email, FREE.password);
+  const flagged = await provisionAccount(stack, 'free', FLAGGED.email, FLAGGED.password);
+  await stack.db.query(
+    `insert into public.profiles (user_id, black_friday_access) values ($1, true)
+     on conflict (user_id) do update set black_friday_access = true`,
+    [flagged.id],
+  );
+  await provisionAccount(stack, 'subscriber', SUBSCRIBER.email, SUBSCRIBER.password);
+  return { blackFriday, topA, topB };
+});
+
+const count = (page: Page, selector: string) => page.locator(selector).count();
+/** How many ads the grid holds (it keeps only the cards near the viewport in the page). */
+const itemCount = (page: Page) =>
+  page.locator('[data-item-count]').evaluate((grid) => Number((grid as HTMLElement).dataset.itemCount)).catch(() => 0);
+
+interface SeenCard {
+  id: string;
+  locked: boolean;
+  brand: string;
+}
+
+/**
+ * Every card of the list, in the order the grid lays them out: scrolls down
+ * the page step by step, collecting each card as it comes into the DOM.
+ */
+async function collectCards(page: Page, total: number): Promise<SeenCard[]> {
+  await expect.poll(() => itemCount(page), POLL).toBe(total);
+  const seen = new Map<string, SeenCard & { top: number; left: number }>();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  for (let step = 0; step < 200; step += 1) {
+    const cards = await page.locator(CARDS).evaluateAll((elements) =>
+      elements.map((element) => {
+        const box = element.getBoundingClientRect();
+        return {
+          id: (element as HTMLElement).dataset.adId!,
+          locked: (element as HTMLElement).dataset.locked === 'true',
+          brand: element.querySelector('header div > p')?.textContent ?? '',
+          top: Math.round(box.top + window.scrollY),
+          left: Math.round(box.left),
+        };
+      }),
+    );
+    for (const card of cards) seen.set(card.id, card);
+    const atEnd = await page.evaluate(() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2);
+    if (atEnd && seen.size >= total) break;
+    await page.evaluate(() => window.scrollBy(0, Math.round(window.innerHeight * 0.6)));
+    await page.waitForTimeout(60);
+  }
+  expect(seen.size).toBe(total);
+  return [...seen.values()].sort((a, b) => a.top - b.top || a.left - b.left).map(({ id, locked, brand }) => ({ id, locked, brand }));
+}
+
+/** Waits for the whole list, then says how many cards are clear and how many locked. */
+async function clearAndLocked(page: Page, total: number) {
+  const cards = await collectCards(page, total);
+  await page.locator('[data-testid="list-end"]').waitFor({ state: 'attached' });
+  return { clear: cards.filter((card) => !card.locked).length, locked: cards.filter((card) => card.locked).length };
+}
+
+const brandsOf = async (page: Page, total: number) => new Set((await collectCards(page, total)).map((card) => card.brand));
+const idsOf = async (page: Page, total: number) => (await collectCards(page, total)).map((card) => card.id);
+
+journey('an anonymous visitor meets the exclusive-access dialog on the Black Friday board, at every width', async ({ page }) => {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/black-friday');
+    const dialog = page.getByRole('dialog', { name: 'Black Friday Collection' });
+    await dialog.waitFor({ state: 'visible' });
+    expect(await dialog.getByText('Exclusive Access').isVisible()).toBe(true);
+    expect(await count(page, CARDS)).toBe(0);
+    expect(await page.title()).toBe('Black Friday Board');
+  }
+  await page.getByRole('dialog', { name: 'Black Friday Collection' }).getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForURL((url) => url.pathname === '/library');
+});
+
+journey('an anonymous visitor sees Top Picks with the first 10% clear, the banner, and the end', async ({ page }) => {
+  await page.goto('/top-picks');
+  expect(await clearAndLocked(page, 20)).toEqual({ clear: 2, locked: 18 });
+  expect(await page.title()).toBe('Top Picks');
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Top Picks');
+  expect(await page.locator('[data-testid="list-end"]').textContent()).toBe('You’ve reached the end.');
+  const banner = page.getByTestId('page-banner');
+  await banner.waitFor({ state: 'visible' });
+  expect(await banner.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(800);
+  // The clear ones lead the page, whatever the session's order.
+  const cards = await collectCards(page, 20);
+  expect(cards.slice(0, 2).every((card) => !card.locked)).toBe(true);
+});
+
+journey('a free user opens the Black Friday board with the first 10% clear; Top Picks the same', async ({ page, stack }) => {
+  await signIn(page, stack, FREE);
+  await page.goto('/black-friday');
+  expect(await clearAndLocked(page, 20)).toEqual({ clear: 2, locked: 18 });
+  expect(await page.getByRole('dialog', { name: 'Black Friday Collection' }).count()).toBe(0);
+  await page.goto('/top-picks');
+  expect(await clearAndLocked(page, 20)).toEqual({ clear: 2, locked: 18 });
+  // A locked card opens the plans.
+  await page.locator(`${LOCKED_CARDS} > button`).first().click();
+  await page.getByRole('dialog', { name: 'Unlock every winning ad' }).waitFor({ state: 'visible' });
+});
+
+journey("a user with the profile's Black Friday access sees that whole board clear, and Top Picks as a free user does", async ({ page, stack }) => {
+  await signIn(page, stack, FLAGGED);
+  await page.goto('/black-friday');
+  expect(await clearAndLocked(page, 20)).toEqual({ clear: 20, locked: 0 });
+  await page.goto('/top-picks');
+  expect(await clearAndLocked(page, 20)).toEqual({ clear: 2, locked: 18 });
+});
+
+journey('a subscriber sees both boards clear', async ({ page, stack }) => {
+  await signIn(page, stack, SUBSCRIBER);
+  await page.goto('/black-friday');
+  expect(await clearAndLocked(page, 20)).toEqual({ clear: 20, locked: 0 });
+  await page.goto('/top-picks');
+  expect(await clearAndLocked(page, 20)).toEqual({ clear: 20, locked: 0 });
+});
+
+journey('brand and category in the URL filter a board, the controls show them, and a search narrows further', async ({ page, stack, library }) => {
+  await signIn(page, stack, SUBSCRIBER);
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/top-picks?brand=${encodeURIComponent(library.topB.brandName)}`);
+    expect(await brandsOf(page, 8)).toEqual(new Set([library.topB.brandName]));
+    const brand = page.locator('select[aria-label="Brand"]');
+    expect(await brand.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent)).toBe(library.topB.brandName);
+  }
+  await page.goto(`/top-picks?category=${encodeURIComponent(library.topA.categoryName)}`);
+  expect(await brandsOf(page, 12)).toEqual(new Set([library.topA.brandName]));
+
+  await page.goto('/black-friday');
+  await expect.poll(() => itemCount(page), POLL).toBe(20);
+  await page.getByPlaceholder('Search brands & categories…').fill('no brand is called this');
+  await page.getByText('No Black Friday ads found.').waitFor();
+  expect(new URL(page.url()).searchParams.get('q')).toBe('no brand is called this');
+  await page.locator('select[aria-label="Brand"]').selectOption({ label: 'All brands' });
+  await page.locator('select[aria-label="Brand"]').selectOption({ label: library.blackFriday.brandName });
+  await page.waitForURL((url) => url.searchParams.get('brand') === library.blackFriday.brandName);
+});
+
+journey('the order is shuffled once per session: a reload keeps it', async ({ page, stack }) => {
+  await signIn(page, stack, SUBSCRIBER);
+  await page.goto('/black-friday');
+  const first = await idsOf(page, 20);
+  await page.reload();
+  expect(await idsOf(page, 20)).toEqual(first);
+  // Navigating away and back within the session keeps it too.
+  await page.goto('/terms');
+  await page.goto('/black-friday');
+  expect(await idsOf(page, 20)).toEqual(first);
+});
+
+journey('the grid works by keyboard: Enter on a card opens the ad over the board, Escape brings the board back', async ({ page, stack }) => {
+  await signIn(page, stack, SUBSCRIBER);
+  await page.goto('/top-picks');
+  await expect.poll(() => itemCount(page), POLL).toBe(20);
+  const first = page.locator(`${CLEAR_CARDS} a`).first();
+  await first.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL((url) => url.pathname.startsWith('/ads/'));
+  await page.getByTestId('ad-detail').waitFor({ state: 'visible' });
+  await page.keyboard.press('Escape');
+  await page.waitForURL((url) => url.pathname === '/top-picks');
+  expect(await itemCount(page)).toBe(20);
+});
+
+journey('axe finds no serious or critical issue on the themed boards, at 390 and 1440 px', async ({ page, stack }) => {
+  const problems: string[] = [];
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/top-picks');
+    await expect.poll(() => itemCount(page), POLL).toBe(20);
+    problems.push(...(await seriousAxeViolations(page)).map((line) => `anonymous /top-picks @${width}: ${line}`));
+    await page.goto('/black-friday');
+    await page.getByRole('dialog', { name: 'Black Friday Collection' }).waitFor({ state: 'visible' });
+    problems.push(...(await seriousAxeViolations(page)).map((line) => `anonymous /black-friday @${width}: ${line}`));
+  }
+  await signIn(page, stack, FREE);
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/black-friday');
+    await expect.poll(() => itemCount(page), POLL).toBe(20);
+    problems.push(...(await seriousAxeViolations(page)).map((line) => `free /black-friday @${width}: ${line}`));
+  }
+  expect(problems).toEqual([]);
+});

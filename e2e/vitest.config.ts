@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+/** The journeys: Debian's Chromium against the local stack, one file at a time. */
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    root: new URL('..', import.meta.url).pathname,
+    include: ['e2e/**/*.e2e.ts'],
+    globalSetup: ['e2e/global-setup.ts'],
+    pool: 'forks',
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    teardownTimeout: 60_000,
+    reporters: ['default'],
+  },
+});

@@ -1,0 +1,35 @@
+/** One interface over the two engines the local stack and the tests run on. */
+export type Engine = 'pglite' | 'postgres';
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  /** Runs one or more statements without parameters. */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly engine: Engine;
+  /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Calls fn with each NOTIFY payload on channel until the returned function is called. */
+  listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+/**
+ * Both engines return the same JavaScript values: timestamps, dates and int8
+ * as the text PostgreSQL prints, json as parsed values. Without this PGlite
+ * returns Date and BigInt where node-postgres returns strings.
+ */
+export const TEXT_TYPE_OIDS = {
+  int8: 20,
+  date: 1082,
+  timestamp: 1114,
+  timestamptz: 1184,
+  numeric: 1700,
+} as const;

@@ -1,0 +1,70 @@
+import { RestError } from './rest-error.ts';
+import type { Source } from './read-plan.ts';
+import { EXPOSED_SCHEMA, type Column, type FunctionInfo, type SchemaCache } from './schema-cache.ts';
+import { qualified, quoteIdent, type SqlParameters } from './sql-parameters.ts';
+
+/**
+ * Calling a function of the exposed schema: the overload is chosen by the
+ * names of the arguments given, the arguments are passed by name, and the
+ * result becomes a relation (`pgrst_call`) that the read renderer filters,
+ * orders, limits and shapes like a table.
+ */
+export const CALL_CTE = 'pgrst_call';
+
+const signature = (fn: FunctionInfo) =>
+  `${EXPOSED_SCHEMA}.${fn.name}(${fn.parameters.map((p) => `${p.name} => ${p.type}`).join(', ')})`;
+
+export function resolveFunction(cache: SchemaCache, name: string, argumentNames: string[]): FunctionInfo {
+  const overloads = cache.functions.get(name) ?? [];
+  const matches = overloads.filter((fn) =>
+    argumentNames.every((arg) => fn.parameters.some((p) => p.name === arg))
+    && fn.parameters.every((p) => p.hasDefault || argumentNames.includes(p.name)));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1) {
+    throw new RestError(300, 'PGRST203',
+      `Could not choose the best candidate function between: ${matches.map(signature).join(', ')}`, null,
+      'Try renaming the parameters or the function itself in the database so function overloading can be resolved');
+  }
+  const sorted = [...argumentNames].sort();
+  const wanted = sorted.length ? `${EXPOSED_SCHEMA}.${name}(${sorted.join(', ')})` : `${EXPOSED_SCHEMA}.${name} without parameters`;
+  throw new RestError(404, 'PGRST202', `Could not find the function ${wanted} in the schema cache`,
+    `Searched for the function ${EXPOSED_SCHEMA}.${name} with ${sorted.length ? `parameters ${sorted.join(', ')}` : 'no parameters'}, but no matches were found in the schema cache.`,
+    overloads.length
+      ? `Perhaps you meant to call the function ${signature(overloads[0]!)}`
+      : 'If a new function was created in the database with this name and parameters, try reloading the schema cache.');
+}
+
+/** The function's result as a source for the read planner. */
+export function resultSource(cache: SchemaCache, fn: FunctionInfo): Source {
+  if (fn.returnShape === 'composite') {
+    const relation = fn.resultRelation ? cache.relations.get(fn.resultRelation) : undefined;
+    const columns = relation?.columns ?? new Map(fn.resultColumns.map((column) => [column.name, column]));
+    return { name: fn.name, columns, relationshipOrigin: relation ? relation.name : null };
+  }
+  const column: Column = {
+    name: fn.name, type: fn.returnType, typeName: fn.returnTypeName, category: fn.returnCategory, nullable: true,
+    defaultExpression: null, position: 1,
+  };
+  return { name: fn.name, columns: new Map([[fn.name, column]]), relationshipOrigin: null };
+}
+
+/**
+ * `pgrst_call as materialized (...)`: calls the function once per request.
+ * JSON arguments (POST) are converted to the parameter types by
+ * jsonb_to_record; query-string arguments (GET) are cast from text.
+ */
+export function callCte(fn: FunctionInfo, args: Record<string, unknown>, from: 'json' | 'text', sql: SqlParameters): string {
+  const given = fn.parameters.filter((p) => Object.hasOwn(args, p.name));
+  const resultAlias = fn.returnShape === 'composite' ? 'pgrst_result' : `pgrst_result (${quoteIdent(fn.name)})`;
+  let fromItem: string;
+  if (from === 'json' && given.length > 0) {
+    const record = `jsonb_to_record(${sql.add(JSON.stringify(args))}::jsonb) as pgrst_args (${given.map((p) => `${quoteIdent(p.name)} ${p.type}`).join(', ')})`;
+    const call = given.map((p) => `${p.mode === 'v' ? 'variadic ' : ''}${quoteIdent(p.name)} => pgrst_args.${quoteIdent(p.name)}`);
+    fromItem = `${record} cross join lateral ${qualified(EXPOSED_SCHEMA, fn.name)}(${call.join(', ')}) as ${resultAlias}`;
+  } else {
+    const call = given.map((p) => `${p.mode === 'v' ? 'variadic ' : ''}${quoteIdent(p.name)} => ${sql.add(args[p.name])}::${p.type}`);
+    fromItem = `${qualified(EXPOSED_SCHEMA, fn.name)}(${call.join(', ')}) as ${resultAlias}`;
+  }
+  const columns = fn.returnShape === 'void' ? '' : 'pgrst_result.*';
+  return `${CALL_CTE} as materialized (select ${columns} from ${fromItem})`;
+}

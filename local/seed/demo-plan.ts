@@ -1,0 +1,192 @@
+/**
+ * What the demo library holds, decided before anything is rendered: for each
+ * ad its brand, product, format, look, copy, tags, boards and date. All of it
+ * comes from the content seed, so two databases get the same library.
+ */
+import {
+  BLACK_FRIDAY_FOOTNOTES,
+  BLACK_FRIDAY_OFFERS,
+  CALLS_TO_ACTION,
+  CATEGORY_COPY,
+  DEMO_BRANDS,
+  OFFERS,
+  REVIEWERS,
+  UGC_HOOKS,
+  UGC_LINES,
+  type DemoBrand,
+  type DemoTag,
+  type DemoType,
+} from './demo-catalog.ts';
+import type { CreativeLook, CreativeSpec } from './render-creative.ts';
+import { SeededRandom } from './seeded-random.ts';
+
+export const DEMO_CONTENT_SEED = 'obyect-demo-library-v1';
+
+/** Shares of the library, as the spec's marketing copy and the boards need them. */
+export const DEMO_SHARES = { blackFriday: 0.1, topPicks: 0.075, free: 0.1, untyped: 0.1 } as const;
+
+/** Placements: feed square, feed portrait, story, link ad. */
+export const DEMO_FORMATS = [
+  { ratio: '1:1', width: 1080, height: 1080 },
+  { ratio: '4:5', width: 1080, height: 1350 },
+  { ratio: '9:16', width: 1080, height: 1920 },
+  { ratio: '1.91:1', width: 1200, height: 628 },
+] as const;
+type Format = (typeof DEMO_FORMATS)[number];
+
+/** How far back the library reaches. */
+export const DEMO_SPAN_DAYS = 425;
+const DAY_MS = 86_400_000;
+
+export interface AdPlan {
+  index: number;
+  brand: DemoBrand;
+  type: DemoType | null;
+  spec: CreativeSpec;
+  tags: DemoTag[];
+  blackFriday: boolean;
+  topPick: boolean;
+  requiresSubscription: boolean;
+  createdAt: Date;
+  /** The stream the renderer draws its small variations from. */
+  renderRandom: SeededRandom;
+}
+
+const LOOK_OF_TYPE: Record<DemoType, CreativeLook> = {
+  Static: 'hero',
+  UGC: 'ugc',
+  Carousel: 'carousel',
+  'Before/After': 'before-after',
+  Testimonial: 'testimonial',
+  Offer: 'offer',
+};
+
+const TYPE_WEIGHTS: readonly (readonly [DemoType, number])[] = [
+  ['Static', 30],
+  ['UGC', 15],
+  ['Carousel', 12],
+  ['Before/After', 10],
+  ['Testimonial', 15],
+  ['Offer', 18],
+];
+
+const FORMAT_WEIGHTS: readonly (readonly [Format, number])[] = DEMO_FORMATS.map((format) => [format, { '1:1': 28, '4:5': 40, '9:16': 20, '1.91:1': 12 }[format.ratio]] as const);
+
+/** The Friday after the fourth Thursday of November, at noon UTC. */
+export function blackFridayOf(year: number): Date {
+  const firstDay = new Date(Date.UTC(year, 10, 1)).getUTCDay();
+  const firstThursday = 1 + ((4 - firstDay + 7) % 7);
+  return new Date(Date.UTC(year, 10, firstThursday + 21 + 1, 12));
+}
+
+/** The Black Friday sale periods (three weeks before to Cyber Monday) inside the library's span. */
+function blackFridayWindows(now: Date): [number, number][] {
+  const start = now.getTime() - DEMO_SPAN_DAYS * DAY_MS;
+  const end = now.getTime() - 3_600_000;
+  const windows: [number, number][] = [];
+  for (let year = now.getUTCFullYear() - 2; year <= now.getUTCFullYear(); year += 1) {
+    const day = blackFridayOf(year).getTime();
+    const from = Math.max(start, day - 21 * DAY_MS);
+    const to = Math.min(end, day + 4 * DAY_MS);
+    if (to - from > DAY_MS) windows.push([from, to]);
+  }
+  return windows;
+}
+
+function tagsFor(plan: { look: CreativeLook; type: DemoType | null; offerTag: DemoTag; badge: boolean; ratio: string; blackFriday: boolean }, random: SeededRandom): DemoTag[] {
+  const suggested: DemoTag[] = [];
+  if (plan.blackFriday) suggested.push(random.pick(['Holiday', 'Gift Guide', 'Discount'] as const));
+  if (plan.look === 'offer' || plan.badge) suggested.push(plan.offerTag);
+  if (plan.look === 'testimonial') suggested.push(random.pick(['Social Proof', 'Reviews'] as const));
+  if (plan.look === 'ugc') suggested.push('Creator Content');
+  if (plan.look === 'before-after') suggested.push(random.pick(['Problem / Solution', 'Comparison'] as const));
+  if (plan.look === 'carousel' || plan.look === 'hero') suggested.push(random.pick(['Product Shot', 'Minimal', 'Bold Typography', 'Lifestyle'] as const));
+  if (plan.ratio === '9:16') suggested.push('Story Format');
+  const extras: DemoTag[] = ['Bestseller', 'New Launch', 'Lifestyle', 'Founder Favorite', 'Limited Edition', 'Minimal', 'Bold Typography'];
+  const wanted = random.int(1, 3);
+  const tags = [...new Set(suggested)].slice(0, wanted);
+  while (tags.length < wanted) {
+    const extra = random.pick(extras);
+    if (!tags.includes(extra)) tags.push(extra);
+  }
+  return tags;
+}
+
+const compactCount = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(1)}K` : String(value));
+
+/** The plan of adCount ads, index 0 the newest. */
+export function planDemoLibrary(adCount: number, now: Date, seed = DEMO_CONTENT_SEED): AdPlan[] {
+  if (!Number.isInteger(adCount) || adCount < 1) throw new Error(`adCount must be a positive integer, got ${adCount}`);
+  const root = new SeededRandom(seed);
+  const picks = root.fork('boards');
+  const indices = Array.from({ length: adCount }, (_, i) => i);
+  const blackFriday = new Set(picks.sample(indices, Math.round(adCount * DEMO_SHARES.blackFriday)));
+  const topPicks = new Set(picks.sample(indices.filter((i) => !blackFriday.has(i)), Math.round(adCount * DEMO_SHARES.topPicks)));
+  const free = new Set(picks.sample(indices, Math.round(adCount * DEMO_SHARES.free)));
+
+  // The newest 50 ads cover every brand once; after that some brands publish more than others.
+  const brandRandom = root.fork('brands');
+  const coverage = brandRandom.shuffled(DEMO_BRANDS);
+  const brandWeights = DEMO_BRANDS.map((brand) => [brand, brandRandom.between(0.5, 1.8)] as const);
+
+  // Dates: ordinary ads spread newest (today) to oldest, denser recently; Black Friday ads in the sale periods.
+  const dates = root.fork('dates');
+  const ordinary = indices.filter((i) => !blackFriday.has(i));
+  const ageOf = new Map<number, number>();
+  ordinary.forEach((index, rank) => {
+    const position = ordinary.length === 1 ? 0 : (rank + dates.next() * 0.9) / ordinary.length;
+    ageOf.set(index, rank === 0 ? dates.between(0.01, 0.08) * DAY_MS : position ** 1.2 * DEMO_SPAN_DAYS * DAY_MS);
+  });
+  const windows = blackFridayWindows(now);
+  const windowWeights = windows.map((window) => [window, window[1] - window[0]] as const);
+
+  return indices.map((index) => {
+    const random = root.fork(`ad:${index}`);
+    const brand = index < coverage.length ? coverage[index]! : random.weighted(brandWeights);
+    const copy = CATEGORY_COPY[brand.category];
+    const product = random.pick(copy.products);
+    const isBlackFriday = blackFriday.has(index);
+    const type: DemoType | null = isBlackFriday
+      ? random.chance(0.6) ? 'Offer' : 'Static'
+      : random.chance(DEMO_SHARES.untyped) ? null : random.weighted(TYPE_WEIGHTS);
+    const look: CreativeLook = isBlackFriday ? 'black-friday' : type ? LOOK_OF_TYPE[type] : 'hero';
+    const format = look === 'ugc' ? random.weighted<Format>([[DEMO_FORMATS[2], 6], [DEMO_FORMATS[1], 3], [DEMO_FORMATS[0], 1]]) : random.weighted(FORMAT_WEIGHTS);
+    const offer = random.pick(OFFERS);
+    const badge = look === 'hero' && random.chance(0.45);
+    const bf = random.pick(BLACK_FRIDAY_OFFERS);
+    const spec: CreativeSpec = {
+      width: format.width,
+      height: format.height,
+      brand,
+      product,
+      look,
+      headline: isBlackFriday ? bf.headline : random.pick(copy.headlines).replace('{product}', product.name),
+      subline: random.pick(copy.benefits),
+      cta: isBlackFriday ? random.pick(['Shop the Sale', 'Shop Black Friday', 'Get the Deal']) : look === 'offer' ? offer.cta : random.pick(CALLS_TO_ACTION),
+      offer,
+      badge,
+      quote: { text: random.pick(copy.quotes), reviewer: random.pick(REVIEWERS) },
+      beforeAfter: { before: copy.before, after: copy.after },
+      ugc: { hook: random.pick(UGC_HOOKS), line: random.pick(UGC_LINES), likes: compactCount(random.int(800, 98_000)), comments: compactCount(random.int(40, 3_200)) },
+      blackFriday: { ...bf, footnote: random.pick(BLACK_FRIDAY_FOOTNOTES) },
+    };
+    const createdAt = isBlackFriday && windows.length > 0
+      ? (() => {
+          const [from, to] = random.weighted(windowWeights);
+          return new Date(from + random.next() * (to - from));
+        })()
+      : new Date(now.getTime() - (ageOf.get(index) ?? 0));
+    return {
+      index,
+      brand,
+      type,
+      spec,
+      tags: tagsFor({ look, type, offerTag: offer.tag, badge, ratio: format.ratio, blackFriday: isBlackFriday }, random),
+      blackFriday: isBlackFriday,
+      topPick: topPicks.has(index),
+      requiresSubscription: !free.has(index),
+      createdAt,
+      renderRandom: random.fork('render'),
+    };
+  });
+}

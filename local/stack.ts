@@ -1,0 +1,134 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { apiKeys } from './auth/jwt.ts';
+import { readConfig, type LocalConfig } from './config.ts';
+import type { Database } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { openLocalDatabase } from './db/open-local-database.ts';
+import type { ApiHandler } from './http/api-handler.ts';
+import { createGateway } from './http/gateway.ts';
+import { nodeListener } from './http/node-adapter.ts';
+import { createSpaHandler } from './http/static-files.ts';
+import { createMailboxPage } from './mail/mailbox-page.ts';
+import { createMailer, mailerOptionsFromConfig, type Mailer } from './mail/mailer.ts';
+import { createAuthApi } from './auth/auth-api.ts';
+import { createFunctionsApi, type FunctionsApi } from './functions/functions-api.ts';
+import { startDailyTagging } from './jobs/daily-tagging.ts';
+import { createRealtimeServer } from './realtime/realtime-server.ts';
+import { createRestApi } from './rest/rest-api.ts';
+import { createStorageApi, type StorageApi } from './storage/storage-api.ts';
+import { createStripeEndpoint } from './stripe/stripe-endpoint.ts';
+
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface LocalStack {
+  url: string;
+  config: LocalConfig;
+  db: Database;
+  mailer: Mailer;
+  storage: StorageApi;
+  functions: FunctionsApi;
+  handler: ApiHandler;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string | undefined>;
+  /** Use this database instead of opening DATABASE_URL or the PGlite folder (tests). */
+  db?: Database;
+  /** Port 0 picks a free one. */
+  port?: number;
+  distDir?: string;
+  log?: (line: string) => void;
+}
+
+/** Resolves the settings, including the API keys derived from the JWT secret and the site URL. */
+export async function resolveConfig(env: Record<string, string | undefined> = process.env, port?: number): Promise<LocalConfig> {
+  const base = readConfig({ ...env, ...(port !== undefined ? { PORT: String(port) } : {}) });
+  const keys = await apiKeys(base.JWT_SECRET);
+  return { ...base, siteUrl: base.SITE_URL ?? `http://localhost:${base.PORT}`, ...keys };
+}
+
+/**
+ * Opens the database, applies the migrations, wires every local API behind one
+ * gateway and listens. The storage worker removes the files of deleted rows.
+ */
+export async function startLocalStack(options: StartOptions = {}): Promise<LocalStack> {
+  const log = options.log ?? (() => {});
+  let config = await resolveConfig(options.env ?? process.env, options.port);
+  const db = options.db ?? (await openLocalDatabase(config));
+  const ownsDb = !options.db;
+  try {
+    const migrated = await migrate(db);
+    if (migrated.applied.length > 0) log(`Applied ${migrated.applied.length} migration(s).`);
+
+    const server: Server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.PORT, config.HOST, () => resolve());
+    });
+    const port = (server.address() as AddressInfo).port;
+    if (port !== config.PORT) config = { ...config, PORT: port, siteUrl: config.SITE_URL ?? `http://localhost:${port}` };
+    const url = `http://localhost:${port}`;
+
+    const mailer = await createMailer(mailerOptionsFromConfig(config));
+    const storage = await createStorageApi({ db, config });
+    const swept = await storage.sweep();
+    if (swept > 0) log(`Removed ${swept} stored file(s) that no object pointed at.`);
+    await storage.drainDeletions();
+
+    const functions = await createFunctionsApi({ db, config, projectRoot, stackUrl: url });
+    // The functions reach it on the stack's own address (their SUPABASE_URL) when STRIPE_SECRET_KEY is unset.
+    const stripe = await createStripeEndpoint({ db, env: options.env ?? process.env, stackUrl: url, log });
+    const rest = createRestApi({ db, config });
+    const auth = createAuthApi({ db, config, mailer });
+    const handler = createGateway({
+      apis: {
+        '/rest/v1/': rest,
+        '/auth/v1/': auth,
+        '/storage/v1/': storage.handler,
+        '/functions/v1/': functions.handler,
+      },
+      pages: { '/_mailbox': createMailboxPage(mailer), '/_stripe': stripe.handler, '/v1': stripe.handler },
+      fallback: createSpaHandler(options.distDir ?? path.join(projectRoot, 'dist')),
+    });
+    server.on('request', nodeListener(handler, () => url));
+    const realtime = await createRealtimeServer({ db, config });
+    server.on('upgrade', (request, socket, head) => {
+      if (!realtime.handleUpgrade(request, socket, head)) socket.destroy();
+    });
+
+    const worker = setInterval(() => {
+      storage.drainDeletions().catch((error: unknown) => log(`Storage worker: ${(error as Error).message}`));
+    }, 5_000);
+    worker.unref();
+    const dailyTagging = startDailyTagging(db, log);
+
+    return {
+      url,
+      config,
+      db,
+      mailer,
+      storage,
+      functions,
+      handler,
+      async close() {
+        clearInterval(worker);
+        dailyTagging.stop();
+        await realtime.close();
+        await stripe.close();
+        await functions.close();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+        await mailer.close();
+        if (ownsDb) await db.close();
+      },
+    };
+  } catch (error) {
+    if (ownsDb) await db.close();
+    throw error;
+  }
+}

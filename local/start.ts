@@ -1,0 +1,46 @@
+import { buildSpa, spaNeedsBuild } from './spa-build.ts';
+import { DEMO_ACCOUNTS, seedDemoAccounts } from './seed/demo-accounts.ts';
+import { seedDemo } from './seed/seed-demo.ts';
+import { projectRoot, startLocalStack } from './stack.ts';
+
+/** `npm start`: the whole product on one port, with demo content on first start. */
+const started = Date.now();
+const log = (line: string) => console.log(line);
+
+if (await spaNeedsBuild(projectRoot)) {
+  log('Building the app…');
+  await buildSpa(projectRoot);
+}
+
+const stack = await startLocalStack({ log });
+const shutdown = async () => {
+  await stack.close();
+  process.exit(0);
+};
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);
+
+await seedDemoAccounts(stack.db);
+const empty = (await stack.db.query<{ n: number }>('select count(*)::int as n from public.brands')).rows[0]!.n === 0;
+if (empty) {
+  log('First start: rendering the demo library…');
+  let reported = 0;
+  const demo = await seedDemo({
+    db: stack.db,
+    writeObject: stack.storage.writeObject,
+    onProgress: (done, total) => {
+      if (done - reported >= 160 || done === total) {
+        reported = done;
+        log(`  ${done}/${total} ads`);
+      }
+    },
+  });
+  log(`Demo library ready: ${demo.ads} ads (${demo.blackFriday} Black Friday, ${demo.topPicks} Top Picks) from ${demo.brands} brands in ${demo.seconds.toFixed(1)} s.`);
+}
+
+log('');
+log(`Obyect is running at ${stack.url} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+log(`  database: ${stack.config.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${stack.config.DATA_DIR}`}`);
+log(`  emails:   ${stack.mailer.delivery === 'smtp' ? 'sent over SMTP' : `${stack.url}/_mailbox`}`);
+log('  demo accounts:');
+for (const account of DEMO_ACCOUNTS) log(`    ${account.role.padEnd(10)} ${account.email.padEnd(26)} password: ${account.password}`);

@@ -1,0 +1,26 @@
+import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { AddToBoardSlotProvider, type RenderAddToBoard } from '../components/ads/add-to-board-slot.tsx';
+import { Toaster } from '../components/ui/toaster.tsx';
+import { SessionProvider } from '../lib/auth-session.tsx';
+import { EntitlementProvider } from '../features/billing/hooks/use-entitlement.tsx';
+import { PricingDialogProvider } from '../features/billing/hooks/use-pricing-dialog.tsx';
+import { AddToBoardButton } from '../features/boards/components/add-to-board-button.tsx';
+
+const renderAddToBoard: RenderAddToBoard = (ad, placement) => <AddToBoardButton ad={ad} size={placement} />;
+
+/** What every page shares: the session, entitlement, the global pricing dialog, toasts and scroll restoration. */
+export function AppRoot() {
+  return (
+    <SessionProvider>
+      <EntitlementProvider>
+        <PricingDialogProvider>
+          <AddToBoardSlotProvider render={renderAddToBoard}>
+            <Outlet />
+          </AddToBoardSlotProvider>
+          <Toaster />
+        </PricingDialogProvider>
+      </EntitlementProvider>
+      <ScrollRestoration />
+    </SessionProvider>
+  );
+}

@@ -1,0 +1,38 @@
+import { useState } from 'react';
+import { useLocation } from 'react-router-dom';
+import { ShareDialog } from '../../components/share-dialog.tsx';
+import { ShareIcon } from '../../components/ui/icons.tsx';
+import { TEXTS } from '../../lib/spec-texts.ts';
+
+const iconClasses =
+  'inline-flex h-9 w-9 items-center justify-center rounded-lg text-neutral-600 transition-colors hover:bg-neutral-100 hover:text-neutral-950 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950';
+
+/** Opens the Share dialog for the page as it is now (its address read when the dialog opens). */
+export function ShareButton({ variant = 'icon', className = '' }: { variant?: 'icon' | 'row'; className?: string }) {
+  const [url, setUrl] = useState<string | null>(null);
+  const location = useLocation();
+  const open = () => setUrl(`${window.location.origin}${location.pathname}${location.search}${location.hash}`);
+  return (
+    <>
+      {variant === 'icon' ? (
+        <button type="button" onClick={open} aria-label={TEXTS.header.share} title={TEXTS.header.share} className={`${iconClasses} ${className}`}>
+          <ShareIcon className="h-[18px] w-[18px]" />
+        </button>
+      ) : (
+        <button type="button" onClick={open} className={className}>
+          <ShareIcon className="h-[18px] w-[18px] shrink-0 text-neutral-500" />
+          <span>{TEXTS.header.share}</span>
+        </button>
+      )}
+      <ShareDialog
+        open={url !== null}
+        onOpenChange={(next) => {
+          if (!next) setUrl(null);
+        }}
+        url={url ?? ''}
+        title={document.title}
+        copiedDescription={TEXTS.toasts.linkCopied.pageDescription}
+      />
+    </>
+  );
+}

@@ -1,0 +1,171 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import * as RadixDialog from '@radix-ui/react-dialog';
+import { useQueryClient } from '@tanstack/react-query';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import { toast } from 'sonner';
+import { ShareDialog } from '../../components/share-dialog.tsx';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { useSession } from '../../lib/auth-session.tsx';
+import { signInWithNextPath } from '../../lib/auth-redirects.ts';
+import { TEXTS } from '../../lib/spec-texts.ts';
+import { AdGateModal } from '../../features/ad-gate/components/ad-gate-modal.tsx';
+import { useAdViewGate } from '../../features/ad-gate/hooks/use-ad-view-gate.ts';
+import { adQueryOptions, useAd } from '../../features/ad-detail/api/get-ad.ts';
+import { adNeighboursQueryOptions, useAdNeighbours } from '../../features/ad-detail/api/get-ad-neighbours.ts';
+import { AdDetailView } from '../../features/ad-detail/components/ad-detail-view.tsx';
+import { isCovered, useAdNavigationInput } from '../../features/ad-detail/hooks/use-ad-navigation-input.ts';
+import { useFavorite } from '../../features/ad-detail/hooks/use-favorite.ts';
+import { useEntitlement } from '../../features/billing/hooks/use-entitlement.tsx';
+import { useUpgradeFlow } from '../../features/billing/hooks/use-upgrade-flow.ts';
+
+/**
+ * /ads/{id}: a modal over the list it was opened from (the list's location is in
+ * the navigation state), otherwise a page of its own.
+ */
+export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const { session, loading: sessionLoading } = useSession();
+  const { hasValidAccess } = useEntitlement();
+  const startUpgrade = useUpgradeFlow();
+  const [shareOpen, setShareOpen] = useState(false);
+
+  const adQuery = useAd(id);
+  const ad = adQuery.data;
+  const neighbours = useAdNeighbours(id, hasValidAccess);
+  const gate = useAdViewGate(id, !sessionLoading && !session);
+  const favorite = useFavorite(id, session?.user.id ?? null);
+
+  const brandName = ad ? (ad.brand_name ?? TEXTS.adCard.unknownBrand) : null;
+  useDocumentTitle(
+    brandName ? TEXTS.adDetail.documentTitle(brandName) : TEXTS.adDetail.fallbackDocumentTitle,
+    brandName ? `A ${brandName} ad creative${ad?.category_name ? ` (${ad.category_name})` : ''} in Obyect's library of winning direct-to-consumer ads.` : undefined,
+  );
+
+  useEffect(() => {
+    if (ad === null) toast.error(TEXTS.toasts.notFound.title, { id: 'ad-not-found', description: TEXTS.toasts.notFound.description });
+  }, [ad]);
+
+  // The neighbours' data is fetched ahead, so moving through ads shows them at once.
+  const previousId = neighbours.data?.previous_id ?? null;
+  const nextId = neighbours.data?.next_id ?? null;
+  useEffect(() => {
+    for (const neighbour of [previousId, nextId]) {
+      if (!neighbour) continue;
+      void queryClient.prefetchQuery(adQueryOptions(neighbour));
+      void queryClient.prefetchQuery(adNeighboursQueryOptions(neighbour));
+    }
+  }, [queryClient, previousId, nextId]);
+
+  const close = useCallback(() => {
+    if (mode === 'modal') navigate(-1);
+    else navigate('/library');
+  }, [mode, navigate]);
+
+  // Where the last move went, ahead of the render that shows it: presses that
+  // come faster than renders each move one ad on from there, never from an ad
+  // already left behind.
+  const position = useRef(id);
+  useEffect(() => {
+    position.current = id;
+  }, [id]);
+  const step = useCallback(
+    (direction: 'previous' | 'next') => {
+      const from = position.current;
+      const known = queryClient.getQueryData(adNeighboursQueryOptions(from).queryKey);
+      const target = direction === 'previous' ? known?.previous_id : known?.next_id;
+      if (!target || target === from) return;
+      position.current = target;
+      navigate(`/ads/${target}`, { replace: true, state: location.state, preventScrollReset: true });
+    },
+    [queryClient, navigate, location.state],
+  );
+  const onPrevious = useCallback(() => step('previous'), [step]);
+  const onNext = useCallback(() => step('next'), [step]);
+  const canNavigate = hasValidAccess && ad !== null;
+  const touchHandlers = useAdNavigationInput({ enabled: canNavigate, onPrevious, onNext, ownDialogs: mode === 'modal' ? 1 : 0 });
+
+  // As a page, Escape closes too (the modal's Escape is the dialog's own).
+  useEffect(() => {
+    if (mode !== 'page') return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !isCovered(0)) close();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [mode, close]);
+
+  const toggleFavorite = () => {
+    if (!session) navigate(signInWithNextPath(location));
+    else favorite.toggle();
+  };
+
+  const view = (
+    <AdDetailView
+      ad={ad}
+      failed={adQuery.isError}
+      canNavigate={canNavigate}
+      neighboursReady={neighbours.isSuccess && !neighbours.isFetching}
+      onPrevious={onPrevious}
+      onNext={onNext}
+      onClose={close}
+      isFavorite={favorite.isFavorite}
+      favoritePending={favorite.pending}
+      onToggleFavorite={toggleFavorite}
+      onShare={() => setShareOpen(true)}
+      onUnlock={startUpgrade}
+      onRetry={() => void adQuery.refetch()}
+      touchHandlers={touchHandlers}
+      renderTitle={(text, className) =>
+        mode === 'modal' ? (
+          <RadixDialog.Title className={className}>{text}</RadixDialog.Title>
+        ) : (
+          <h1 className={className}>{text}</h1>
+        )
+      }
+    />
+  );
+
+  const dialogs = (
+    <>
+      <ShareDialog
+        open={shareOpen}
+        onOpenChange={setShareOpen}
+        url={`${window.location.origin}/ads/${id}`}
+        title={ad ? `${ad.brand_name ?? TEXTS.adCard.unknownBrand} ad` : 'Ad'}
+        copiedDescription={TEXTS.toasts.linkCopied.adDescription}
+      />
+      <AdGateModal open={gate.isOpen} onOpenChange={(open) => (open ? gate.open() : gate.close())} onCreateAccount={startUpgrade} />
+    </>
+  );
+
+  if (mode === 'page') {
+    return (
+      <>
+        {view}
+        {dialogs}
+      </>
+    );
+  }
+
+  return (
+    <RadixDialog.Root open onOpenChange={(open) => !open && close()}>
+      <RadixDialog.Portal>
+        <RadixDialog.Content
+          aria-describedby={undefined}
+          className="fixed inset-0 z-40 focus:outline-none"
+          // The dialog itself takes focus, so no control looks selected on open.
+          onOpenAutoFocus={(event) => {
+            event.preventDefault();
+            (event.currentTarget as HTMLElement | null)?.focus();
+          }}
+        >
+          {view}
+          {dialogs}
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}

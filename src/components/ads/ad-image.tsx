@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import { isClear, type Ad } from '../../lib/ad-schema.ts';
+import { adImageUrl } from '../../lib/image-urls.ts';
+import { TEXTS } from '../../lib/spec-texts.ts';
+import { thumbhashDataUrl } from './thumbhash-placeholder.ts';
+
+interface AdImageProps {
+  ad: Ad;
+  /** The `sizes` attribute: how wide the image shows at each viewport width. */
+  sizes: string;
+  /** Which variant is the fallback `src` where srcset is not supported. */
+  fallbackWidth: 480 | 960;
+  eager?: boolean;
+  highPriority?: boolean;
+  className?: string;
+}
+
+/**
+ * An ad's image in a box of its own aspect ratio, painted with its thumbhash at
+ * once. A clear ad loads its WebP display variants by width; a locked ad shows
+ * only the blurred preview the server sends for it.
+ */
+export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority = false, className = '' }: AdImageProps) {
+  const [loaded, setLoaded] = useState(false);
+  const placeholder = thumbhashDataUrl(ad.thumbhash);
+  const brand = ad.brand_name ?? TEXTS.adCard.unknownBrand;
+
+  return (
+    <div
+      className={`relative w-full overflow-hidden bg-neutral-100 ${className}`}
+      style={{
+        aspectRatio: `${ad.width} / ${ad.height}`,
+        backgroundImage: placeholder ? `url(${placeholder})` : undefined,
+        backgroundSize: 'cover',
+        backgroundPosition: 'center',
+      }}
+    >
+      {isClear(ad) ? (
+        <img
+          src={adImageUrl(fallbackWidth === 480 ? ad.display_480_path : ad.display_960_path)}
+          srcSet={`${adImageUrl(ad.display_480_path)} 480w, ${adImageUrl(ad.display_960_path)} 960w`}
+          sizes={sizes}
+          width={ad.width}
+          height={ad.height}
+          alt={`${brand} ad${ad.category_name ? ` – ${ad.category_name}` : ''}`}
+          loading={eager ? 'eager' : 'lazy'}
+          decoding="async"
+          fetchPriority={highPriority ? 'high' : 'auto'}
+          draggable={false}
+          onLoad={() => setLoaded(true)}
+          className={`absolute inset-0 h-full w-full object-cover transition-opacity duration-300 ${loaded ? 'opacity-100' : 'opacity-0'}`}
+        />
+      ) : (
+        <img
+          src={adImageUrl(ad.preview_path)}
+          alt=""
+          aria-hidden="true"
+          loading={eager ? 'eager' : 'lazy'}
+          decoding="async"
+          draggable={false}
+          onLoad={() => setLoaded(true)}
+          data-preview="true"
+          className={`absolute inset-0 h-full w-full scale-110 object-cover blur-xl transition-opacity duration-300 ${loaded ? 'opacity-100' : 'opacity-0'}`}
+        />
+      )}
+    </div>
+  );
+}

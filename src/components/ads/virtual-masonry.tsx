@@ -1,0 +1,176 @@
+import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { itemsInBand, layoutMasonry, type MasonryItem } from './masonry-layout.ts';
+
+interface VirtualMasonryProps<T extends MasonryItem> {
+  items: readonly T[];
+  columns: number;
+  renderItem: (item: T, index: number) => ReactNode;
+  /** How the cards render where the browser gives no layout (no ResizeObserver): all of them, in a plain masonry. */
+  fallback: (cards: ReactNode[]) => ReactNode;
+}
+
+/** Matches the card grid's gutters: 12 px, and 16 px from Tailwind's `sm` (640 px) up. */
+const gapFor = (viewportWidth: number) => (viewportWidth >= 640 ? 16 : 12);
+/** A card's header and borders, until the first card is measured. */
+const DEFAULT_CHROME_PX = 50;
+
+interface Band {
+  top: number;
+  bottom: number;
+}
+
+/**
+ * The band of the grid worth rendering: the viewport and one viewport above and
+ * below, moved in half-viewport steps so scrolling re-renders only now and then.
+ */
+function bandFor(container: HTMLElement): Band {
+  const viewport = window.innerHeight || 800;
+  const step = Math.max(200, Math.round(viewport / 2));
+  const scrolled = -container.getBoundingClientRect().top;
+  const anchor = Math.floor(scrolled / step) * step;
+  return { top: anchor - viewport, bottom: anchor + viewport + step + viewport };
+}
+
+/**
+ * A masonry grid that keeps only the cards near the viewport in the DOM. Each
+ * card's place comes from its image's known size (and, once rendered, its
+ * measured height), so the grid's full height exists from the first paint: the
+ * scroll bar, scroll restoration and the infinite-scroll sentinel behave as if
+ * every card were there.
+ */
+export function VirtualMasonry<T extends MasonryItem>({ items, columns, renderItem, fallback }: VirtualMasonryProps<T>) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const supported = typeof ResizeObserver !== 'undefined';
+  const [width, setWidth] = useState(0);
+  const [hasLayout, setHasLayout] = useState<boolean | null>(null);
+  const [gap, setGap] = useState(() => gapFor(typeof window === 'undefined' ? 1024 : window.innerWidth));
+  const [band, setBand] = useState<Band>({ top: 0, bottom: 0 });
+  const [chrome, setChrome] = useState(DEFAULT_CHROME_PX);
+  const [measured, setMeasured] = useState<ReadonlyMap<string, number>>(() => new Map());
+
+  // Width, gutter and band before the first paint, then on every resize.
+  useLayoutEffect(() => {
+    const container = containerRef.current;
+    if (!supported || !container) return;
+    const update = () => {
+      setHasLayout(container.clientWidth > 0);
+      setWidth(container.clientWidth);
+      setGap(gapFor(window.innerWidth));
+      const next = bandFor(container);
+      setBand((current) => (current.top === next.top && current.bottom === next.bottom ? current : next));
+    };
+    update();
+    const observer = new ResizeObserver(update);
+    observer.observe(container);
+    return () => observer.disconnect();
+  }, [supported]);
+
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!supported || !container) return;
+    let frame = 0;
+    const onScroll = () => {
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        const next = bandFor(container);
+        setBand((current) => (current.top === next.top && current.bottom === next.bottom ? current : next));
+      });
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    window.addEventListener('resize', onScroll);
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      window.removeEventListener('resize', onScroll);
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [supported]);
+
+  const layout = useMemo(() => layoutMasonry(items, { columns, containerWidth: width, gap, chromeHeight: chrome }, measured), [items, columns, width, gap, chrome, measured]);
+
+  // Real card heights replace the estimates (they differ by rounding at most,
+  // unless a card's header wraps); the first one also teaches the header height.
+  const layoutRef = useRef(layout);
+  layoutRef.current = layout;
+  const itemsRef = useRef(items);
+  itemsRef.current = items;
+  const indexById = useMemo(() => new Map(items.map((item, index) => [item.id, index])), [items]);
+  const indexByIdRef = useRef(indexById);
+  indexByIdRef.current = indexById;
+  const cardIds = useRef(new WeakMap<Element, string>());
+  const cardObserver = useMemo(() => {
+    if (!supported) return null;
+    return new ResizeObserver((entries) => {
+      const updates = new Map<string, number>();
+      let learnedChrome: number | null = null;
+      for (const entry of entries) {
+        const id = cardIds.current.get(entry.target);
+        const index = id === undefined ? undefined : indexByIdRef.current.get(id);
+        const item = index === undefined ? undefined : itemsRef.current[index];
+        const placed = index === undefined ? undefined : layoutRef.current.items[index];
+        if (!item || !placed) continue;
+        const height = entry.borderBoxSize?.[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
+        if (height <= 0) continue;
+        if (Math.abs(height - placed.height) > 0.5) updates.set(item.id, height);
+        learnedChrome ??= height - (placed.width * item.height) / item.width;
+      }
+      if (learnedChrome !== null) {
+        const chromeHeight = Math.max(0, learnedChrome);
+        setChrome((current) => (Math.abs(current - chromeHeight) > 0.5 ? chromeHeight : current));
+      }
+      if (updates.size > 0) setMeasured((current) => new Map([...current, ...updates]));
+    });
+  }, [supported]);
+  useEffect(() => () => cardObserver?.disconnect(), [cardObserver]);
+
+  // Heights measured at another column width no longer apply.
+  useEffect(() => {
+    setMeasured((current) => (current.size === 0 ? current : new Map()));
+  }, [width, columns, gap]);
+
+  /** Watches a rendered card's height while it is in the DOM (one stable ref callback per card). */
+  const watchers = useRef(new Map<string, (slot: HTMLDivElement | null) => (() => void) | undefined>());
+  const watchCard = (id: string) => {
+    let watcher = watchers.current.get(id);
+    if (!watcher) {
+      watcher = (slot) => {
+        const card = slot?.firstElementChild;
+        if (!card || !cardObserver) return undefined;
+        cardIds.current.set(card, id);
+        cardObserver.observe(card);
+        return () => {
+          cardObserver.unobserve(card);
+          cardIds.current.delete(card);
+          watchers.current.delete(id);
+        };
+      };
+      watchers.current.set(id, watcher);
+    }
+    return watcher;
+  };
+
+  // Without layout (no ResizeObserver, or a container of no width, as in jsdom)
+  // nothing can be placed: every card renders in the plain masonry.
+  if (!supported || hasLayout === false) {
+    return <div ref={containerRef} data-item-count={items.length}>{fallback(items.map((item, index) => <Fragment key={item.id}>{renderItem(item, index)}</Fragment>))}</div>;
+  }
+
+  const visible = width > 0 ? itemsInBand(layout, band.top, band.bottom) : [];
+  return (
+    <div ref={containerRef} data-testid="virtual-masonry" data-item-count={items.length} className="relative w-full" style={{ height: layout.height }}>
+      {visible.map((placed) => {
+        const item = items[placed.index]!;
+        return (
+          <div
+            key={item.id}
+            ref={watchCard(item.id)}
+            className="absolute"
+            style={{ top: placed.top, left: placed.left, width: placed.width }}
+          >
+            {renderItem(item, placed.index)}
+          </div>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { adSchema, type Ad } from '../../../lib/ad-schema.ts';
+import { findCachedListAd } from '../../../lib/ad-list-cache.ts';
+import { apiErrorFrom } from '../../../lib/api-error.ts';
+import { supabase } from '../../../lib/supabase-client.ts';
+
+/** Not an id at all: PostgreSQL's invalid text representation. */
+const INVALID_ID_CODE = '22P02';
+
+/** One ad for its detail page, clear or locked as the server decides; null when there is no such ad. */
+export async function getAd(id: string): Promise<Ad | null> {
+  const { data, error } = await supabase.rpc('get_ad', { p_id: id });
+  if (error) {
+    if (error.code === INVALID_ID_CODE) return null;
+    throw apiErrorFrom(error);
+  }
+  return data === null ? null : adSchema.parse(data);
+}
+
+export function adQueryOptions(id: string) {
+  return queryOptions({ queryKey: ['ads', 'detail', id], queryFn: () => getAd(id) });
+}
+
+/**
+ * The ad, starting from the copy a cached list holds: an ad a list showed
+ * clear (a teaser, for an anonymous visitor too) opens clear without asking again.
+ */
+export function useAd(id: string) {
+  const queryClient = useQueryClient();
+  const listAd = useMemo(() => findCachedListAd(queryClient, id), [queryClient, id]);
+  return useQuery({
+    ...adQueryOptions(id),
+    initialData: listAd,
+    staleTime: listAd?.is_clear ? Infinity : 0,
+  });
+}

@@ -1,0 +1,34 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiErrorFrom } from '../../../lib/api-error.ts';
+import { supabase } from '../../../lib/supabase-client.ts';
+import { adBoardIdsQueryOptions } from './get-ad-board-ids.ts';
+import { getFavoritesId } from './get-favorites-id.ts';
+
+interface SaveFavoriteInput {
+  adId: string;
+  favorite: boolean;
+}
+
+/** Adds the ad to the caller's Favorites or removes it; resolves to the ids of the boards holding it afterwards. */
+export async function saveFavorite({ adId, favorite }: SaveFavoriteInput): Promise<string[]> {
+  const favoritesId = await getFavoritesId();
+  const { data, error } = await supabase.rpc('save_ad_boards', {
+    p_ad_id: adId,
+    ...(favorite ? { p_add: [favoritesId] } : { p_remove: [favoritesId] }),
+  });
+  if (error) throw apiErrorFrom(error);
+  return z.array(z.string()).parse(data);
+}
+
+export function useSaveFavorite(userId: string | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: saveFavorite,
+    onSuccess: (boardIds, { adId }) => {
+      queryClient.setQueryData(adBoardIdsQueryOptions(adId, userId).queryKey, boardIds);
+      // Board pages (Favorites among them) list what was just saved or removed.
+      void queryClient.invalidateQueries({ queryKey: ['ads', 'collection'] });
+    },
+  });
+}

@@ -1,0 +1,201 @@
+import type { ReactNode, TouchEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { useAddToBoardSlot } from '../../../components/ads/add-to-board-slot.tsx';
+import { AdImage } from '../../../components/ads/ad-image.tsx';
+import { BrandMark } from '../../../components/ads/brand-mark.tsx';
+import { Button, buttonClasses } from '../../../components/ui/button.tsx';
+import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, HeartIcon, LockIcon, ShareIcon } from '../../../components/ui/icons.tsx';
+import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { isClear, type Ad } from '../../../lib/ad-schema.ts';
+import { formatDate } from '../../../lib/formatting.ts';
+import { TEXTS } from '../../../lib/spec-texts.ts';
+import { PromoCard } from './promo-card.tsx';
+
+export interface AdDetailViewProps {
+  /** undefined while loading, null when there is no such ad. */
+  ad: Ad | null | undefined;
+  failed: boolean;
+  canNavigate: boolean;
+  /** False until the neighbours are known. */
+  neighboursReady: boolean;
+  onPrevious: () => void;
+  onNext: () => void;
+  onClose: () => void;
+  isFavorite: boolean;
+  favoritePending: boolean;
+  onToggleFavorite: () => void;
+  onShare: () => void;
+  onUnlock: () => void;
+  onRetry: () => void;
+  touchHandlers: { onTouchStart: (event: TouchEvent) => void; onTouchEnd: (event: TouchEvent) => void };
+  /** The accessible title element (a dialog title when shown as a modal). */
+  renderTitle: (text: string, className: string) => ReactNode;
+}
+
+const headerButton =
+  'inline-flex h-10 w-10 items-center justify-center rounded-xl text-neutral-700 transition-colors hover:bg-neutral-100 hover:text-neutral-950 focus-visible:outline-2 focus-visible:outline-neutral-950 disabled:opacity-50';
+
+/** Image width: the column's, at most 960 px, and no taller than the viewport leaves room for. */
+function imageWidth(ad: Ad): string {
+  return `min(100%, 960px, calc((100dvh - 11rem) * ${ad.width / ad.height}))`;
+}
+
+/** The full-screen ad: brand and category links, favorite, share, close, the large image and its details. */
+export function AdDetailView(props: AdDetailViewProps) {
+  const { ad, failed, canNavigate, neighboursReady, onPrevious, onNext, onClose, touchHandlers, renderTitle } = props;
+  const brand = ad?.brand_name ?? TEXTS.adCard.unknownBrand;
+  const category = ad?.category_name ?? TEXTS.adCard.unknownCategory;
+  const addToBoard = useAddToBoardSlot();
+
+  return (
+    <div className="fixed inset-0 z-40 flex flex-col bg-neutral-50" data-testid="ad-detail">
+      <header className="flex h-16 shrink-0 items-center gap-3 border-b border-neutral-200/80 bg-white px-3 sm:px-5">
+        {ad ? (
+          <>
+            <BrandMark name={brand} logoPath={ad.brand_logo_path} size="md" />
+            <div className="min-w-0 flex-1 leading-tight">
+              {renderTitle(`${brand} ad`, 'sr-only')}
+              <Link
+                to={`/library?brand=${encodeURIComponent(brand)}`}
+                className="block truncate text-[15px] font-semibold text-neutral-950 hover:underline"
+              >
+                {brand}
+              </Link>
+              <Link
+                to={`/library?category=${encodeURIComponent(category)}`}
+                className="block truncate text-[13px] text-neutral-500 hover:text-neutral-900 hover:underline"
+              >
+                {category}
+              </Link>
+            </div>
+          </>
+        ) : (
+          <div className="flex min-w-0 flex-1 items-center gap-3">
+            {renderTitle(ad === null ? TEXTS.toasts.notFound.title : TEXTS.adDetail.loading, 'sr-only')}
+            {ad === undefined && !failed && (
+              <>
+                <Skeleton className="h-9 w-9 rounded-full" />
+                <div className="space-y-1.5">
+                  <Skeleton className="h-3.5 w-28 rounded" />
+                  <Skeleton className="h-3 w-20 rounded" />
+                </div>
+              </>
+            )}
+          </div>
+        )}
+        <div className="flex items-center gap-1">
+          {ad && (
+            <>
+              {addToBoard?.(ad, 'detail')}
+              <button
+                type="button"
+                className={`${headerButton} ${props.isFavorite ? 'text-rose-600 hover:text-rose-700' : ''}`}
+                aria-pressed={props.isFavorite}
+                aria-label={props.isFavorite ? TEXTS.adDetail.unfavorite : TEXTS.adDetail.favorite}
+                title={props.isFavorite ? TEXTS.adDetail.unfavorite : TEXTS.adDetail.favorite}
+                disabled={props.favoritePending}
+                onClick={props.onToggleFavorite}
+              >
+                <HeartIcon filled={props.isFavorite} className="h-5 w-5" />
+              </button>
+              <button type="button" className={headerButton} aria-label={TEXTS.adDetail.share} title={TEXTS.adDetail.share} onClick={props.onShare}>
+                <ShareIcon className="h-5 w-5" />
+              </button>
+              <span className="mx-1 h-6 w-px bg-neutral-200" aria-hidden="true" />
+            </>
+          )}
+          <button type="button" className={headerButton} aria-label={TEXTS.adDetail.close} title={TEXTS.adDetail.close} onClick={onClose}>
+            <CloseIcon className="h-5 w-5" />
+          </button>
+        </div>
+      </header>
+
+      <main className="relative flex-1 overflow-y-auto overscroll-contain" {...touchHandlers}>
+        {ad === null ? (
+          <div className="flex h-full flex-col items-center justify-center gap-4 px-6 text-center">
+            <p className="text-lg font-semibold text-neutral-950">{TEXTS.toasts.notFound.title}</p>
+            <p className="text-neutral-600">{TEXTS.adDetail.notFound}</p>
+            <Link to="/library" className={buttonClasses('primary', 'md')}>
+              {TEXTS.adDetail.backToLibrary}
+            </Link>
+          </div>
+        ) : ad === undefined ? (
+          <div className="flex h-full flex-col items-center justify-center gap-4 p-6">
+            {failed ? (
+              <>
+                <p className="text-neutral-600">{TEXTS.adDetail.loadError}</p>
+                <Button variant="outline" onClick={props.onRetry}>
+                  {TEXTS.adDetail.tryAgain}
+                </Button>
+              </>
+            ) : (
+              <Skeleton className="aspect-[4/5] w-full max-w-md rounded-2xl" />
+            )}
+          </div>
+        ) : (
+          <div className="flex min-h-full flex-col items-center px-3 py-4 sm:px-20 sm:py-6">
+            <div className="my-auto flex flex-col gap-3" style={{ width: imageWidth(ad) }}>
+              <div className="relative overflow-hidden rounded-2xl bg-white shadow-[0_12px_40px_-12px_rgba(0,0,0,0.25)] ring-1 ring-neutral-950/5">
+                <AdImage key={ad.id} ad={ad} sizes="(max-width: 1023px) 100vw, 960px" fallbackWidth={960} eager highPriority />
+                {!isClear(ad) && (
+                  <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-neutral-950/15 p-6 text-center">
+                    <span className="inline-flex h-12 w-12 items-center justify-center rounded-full bg-white text-neutral-950 shadow-lg">
+                      <LockIcon className="h-5 w-5" />
+                    </span>
+                    <div className="rounded-2xl bg-white/95 px-5 py-4 shadow-lg backdrop-blur">
+                      <p className="font-semibold text-neutral-950">{TEXTS.adDetail.lockedTitle}</p>
+                      <p className="mt-1 text-sm text-neutral-600">{TEXTS.adDetail.lockedBody}</p>
+                      <Button className="mt-3" onClick={props.onUnlock}>
+                        {TEXTS.adDetail.unlock}
+                      </Button>
+                    </div>
+                  </div>
+                )}
+              </div>
+              <AdFacts ad={ad} />
+              {!canNavigate && <PromoCard />}
+            </div>
+          </div>
+        )}
+        {canNavigate && ad && (
+          <>
+            <NavigationButton side="previous" disabled={!neighboursReady} onClick={onPrevious} />
+            <NavigationButton side="next" disabled={!neighboursReady} onClick={onNext} />
+          </>
+        )}
+      </main>
+    </div>
+  );
+}
+
+function NavigationButton({ side, disabled, onClick }: { side: 'previous' | 'next'; disabled: boolean; onClick: () => void }) {
+  const label = side === 'previous' ? TEXTS.adDetail.previous : TEXTS.adDetail.next;
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={label}
+      disabled={disabled}
+      onClick={onClick}
+      className={`fixed top-1/2 disabled:opacity-40 z-10 inline-flex h-11 w-11 -translate-y-1/2 items-center justify-center rounded-full bg-white/95 text-neutral-900 shadow-lg ring-1 ring-neutral-950/10 backdrop-blur transition hover:scale-105 hover:bg-white sm:h-12 sm:w-12 ${
+        side === 'previous' ? 'left-2 sm:left-5' : 'right-2 sm:right-5'
+      }`}
+    >
+      {side === 'previous' ? <ChevronLeftIcon className="h-5 w-5" /> : <ChevronRightIcon className="h-5 w-5" />}
+    </button>
+  );
+}
+
+function AdFacts({ ad }: { ad: Ad }) {
+  const chips = [ad.type_name, ...ad.tag_names].filter((name): name is string => Boolean(name));
+  return (
+    <div className="flex flex-wrap items-center gap-1.5 text-xs">
+      {chips.map((name) => (
+        <span key={name} className="rounded-full border border-neutral-200 bg-white px-2.5 py-1 font-medium text-neutral-700">
+          {name}
+        </span>
+      ))}
+      <span className="ml-auto text-neutral-500">{TEXTS.adDetail.added(formatDate(ad.created_at))}</span>
+    </div>
+  );
+}

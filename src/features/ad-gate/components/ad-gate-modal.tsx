@@ -1,0 +1,39 @@
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog, DialogContent } from '../../../components/ui/dialog.tsx';
+import { SparkIcon } from '../../../components/ui/icons.tsx';
+import { TEXTS } from '../../../lib/spec-texts.ts';
+
+interface AdGateModalProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCreateAccount: () => void;
+}
+
+/** The anonymous visitor's nudge after the free ad views. */
+export function AdGateModal({ open, onOpenChange, onCreateAccount }: AdGateModalProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        title={TEXTS.gate.title}
+        description={TEXTS.gate.body}
+        showClose={false}
+        className="max-w-[420px] text-center"
+        leading={
+          <div className="mx-auto mb-4 inline-flex h-12 w-12 items-center justify-center rounded-2xl bg-neutral-950 text-white shadow-lg">
+            <SparkIcon className="h-6 w-6" />
+          </div>
+        }
+      >
+        <div className="mt-6 flex flex-col gap-2">
+          <Button size="lg" onClick={onCreateAccount}>
+            {TEXTS.gate.createAccount}
+          </Button>
+          <Button size="lg" variant="ghost" onClick={() => onOpenChange(false)}>
+            {TEXTS.gate.notNow}
+          </Button>
+        </div>
+        <p className="mt-3 text-xs text-neutral-500">{TEXTS.gate.footnote}</p>
+      </DialogContent>
+    </Dialog>
+  );
+}

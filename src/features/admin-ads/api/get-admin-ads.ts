@@ -1,0 +1,84 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiErrorFrom } from '../../../lib/api-error.ts';
+import { ADMIN_PAGE_SIZE } from '../../../lib/constants.ts';
+import { supabase } from '../../../lib/supabase-client.ts';
+
+export const ADMIN_SORTS = ['newest', 'oldest', 'brand_asc', 'brand_desc'] as const;
+export type AdminSort = (typeof ADMIN_SORTS)[number];
+
+export interface AdminAdsQuery {
+  search: string;
+  brandId: string | null;
+  categoryId: string | null;
+  typeId: string | null;
+  tagIds: string[];
+  /** YYYY-MM-DD, whole UTC days, both included. */
+  dateFrom: string | null;
+  dateTo: string | null;
+  sort: AdminSort;
+  /** Zero-based. */
+  page: number;
+}
+
+export const adminAdSchema = z.object({
+  id: z.string().min(1),
+  brand_id: z.string(),
+  brand_name: z.string(),
+  brand_logo_path: z.string().nullable(),
+  category_id: z.string(),
+  category_name: z.string(),
+  type_id: z.string().nullable(),
+  type_name: z.string().nullable(),
+  tag_ids: z.array(z.string()),
+  tag_names: z.array(z.string()),
+  created_at: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  thumbhash: z.string(),
+  preview_path: z.string(),
+  display_480_path: z.string(),
+  display_960_path: z.string(),
+  original_path: z.string(),
+  total_count: z.coerce.number().int(),
+});
+export type AdminAd = z.infer<typeof adminAdSchema>;
+
+export interface AdminAdsPage {
+  ads: AdminAd[];
+  total: number;
+}
+
+/** One page (50 ads) of the admin table; the server refuses anyone but an admin (42501). */
+export async function getAdminAds(query: AdminAdsQuery): Promise<AdminAdsPage> {
+  const search = query.search.trim();
+  const { data, error } = await supabase.rpc('get_ads_admin', {
+    p_limit: ADMIN_PAGE_SIZE,
+    p_offset: query.page * ADMIN_PAGE_SIZE,
+    p_search: search === '' ? null : search,
+    p_brand: query.brandId,
+    p_category: query.categoryId,
+    p_type: query.typeId,
+    p_tag_ids: query.tagIds.length > 0 ? query.tagIds : null,
+    p_date_from: query.dateFrom,
+    p_date_to: query.dateTo,
+    p_sort: query.sort,
+  });
+  if (error) throw apiErrorFrom(error);
+  const ads = z.array(adminAdSchema).parse(data);
+  return { ads, total: ads[0]?.total_count ?? 0 };
+}
+
+/** Under 'ads', so every change to ads refreshes the table too. */
+export function adminAdsQueryOptions(query: AdminAdsQuery) {
+  return queryOptions({ queryKey: ['ads', 'admin', query], queryFn: () => getAdminAds(query), staleTime: 0, placeholderData: keepPreviousData });
+}
+
+export function useAdminAds(query: AdminAdsQuery, enabled: boolean) {
+  return useQuery({ ...adminAdsQueryOptions(query), enabled });
+}
+
+/** Pages in the table: at least one, so an empty result reads 'Page 1 of 1'. */
+export function pageCount(total: number): number {
+  return Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE));
+}

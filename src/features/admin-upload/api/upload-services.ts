@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { apiErrorFrom } from '../../../lib/api-error.ts';
+import { supabase } from '../../../lib/supabase-client.ts';
+import { makeImageVariants, type ImageVariants } from '../lib/image-variants.ts';
+import type { AdObjectPaths } from '../lib/object-paths.ts';
+
+export type UploadCatalogKind = 'brands' | 'categories' | 'tags';
+export type UploadBucket = 'ad-originals' | 'ad-images';
+
+export const uploadCatalogItemSchema = z.object({ id: z.string().min(1), name: z.string() });
+export type UploadCatalogItem = z.infer<typeof uploadCatalogItemSchema>;
+
+export interface NewAdRow extends AdObjectPaths {
+  id: string;
+  brand_id: string;
+  category_id: string;
+  width: number;
+  height: number;
+  thumbhash: string;
+}
+
+/**
+ * Everything the upload does outside the page: the browser's image work and
+ * the backend calls. One object, so the page can be exercised against a
+ * stand-in; the real one talks to Supabase.
+ */
+export interface UploadServices {
+  listCatalog(kind: UploadCatalogKind): Promise<UploadCatalogItem[]>;
+  addCatalogEntry(kind: UploadCatalogKind, name: string): Promise<UploadCatalogItem>;
+  makeVariants(file: File): Promise<ImageVariants>;
+  putObject(bucket: UploadBucket, path: string, body: Blob, contentType: string): Promise<void>;
+  removeObjects(bucket: UploadBucket, paths: string[]): Promise<void>;
+  /** Inserts the ad (throws when it is not inserted) and reads its id back: null when that lookup fails. */
+  insertAd(row: NewAdRow): Promise<string | null>;
+  linkTags(adId: string, tagIds: string[]): Promise<void>;
+  displayUrl(path: string): string;
+}
+
+/** Uploaded files never change under their name: a year of caching. */
+const IMMUTABLE_CACHE_SECONDS = '31536000';
+
+export const supabaseUploadServices: UploadServices = {
+  async listCatalog(kind) {
+    const { data, error } = await supabase.from(kind).select('id,name').order('name');
+    if (error) throw apiErrorFrom(error);
+    return z
+      .array(uploadCatalogItemSchema)
+      .parse(data)
+      .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
+  },
+  async addCatalogEntry(kind, name) {
+    const { data, error } = await supabase.from(kind).insert({ name }).select('id,name').single();
+    if (error) throw apiErrorFrom(error);
+    return uploadCatalogItemSchema.parse(data);
+  },
+  makeVariants: makeImageVariants,
+  async putObject(bucket, path, body, contentType) {
+    const { error } = await supabase.storage.from(bucket).upload(path, body, { contentType, cacheControl: IMMUTABLE_CACHE_SECONDS, upsert: false });
+    if (error) throw error;
+  },
+  async removeObjects(bucket, paths) {
+    const { error } = await supabase.storage.from(bucket).remove(paths);
+    if (error) throw error;
+  },
+  async insertAd(row) {
+    const { data, error } = await supabase.from('ads').insert(row).select('id').single();
+    if (error) throw apiErrorFrom(error);
+    const read = z.object({ id: z.string().min(1) }).safeParse(data);
+    return read.success ? read.data.id : null;
+  },
+  async linkTags(adId, tagIds) {
+    if (tagIds.length === 0) return;
+    const { error } = await supabase.from('ad_tags').insert(tagIds.map((tagId) => ({ ad_id: adId, tag_id: tagId })));
+    if (error) throw apiErrorFrom(error);
+  },
+  displayUrl: (path) => supabase.storage.from('ad-images').getPublicUrl(path).data.publicUrl,
+};

@@ -1,0 +1,74 @@
+import { useCallback, useState } from 'react';
+import { Button } from '../../../components/ui/button.tsx';
+import { TEXTS } from '../../../lib/spec-texts.ts';
+import { supabaseUploadServices, type UploadServices } from '../api/upload-services.ts';
+import { useUploadCatalog } from '../hooks/use-upload-catalog.ts';
+import { useUploadQueue, type UploadDefaults as Defaults } from '../hooks/use-upload-queue.ts';
+import { UploadDefaults } from './upload-defaults.tsx';
+import { UploadDropzone } from './upload-dropzone.tsx';
+import { UploadQueueRow } from './upload-queue-row.tsx';
+
+const T = TEXTS.adminUpload;
+
+/** /admin's bulk upload: drop images, set brand, category and tags, Upload all. */
+export function AdminUploadSection({ services = supabaseUploadServices }: { services?: UploadServices }) {
+  const brands = useUploadCatalog(services, 'brands').data ?? [];
+  const categories = useUploadCatalog(services, 'categories').data ?? [];
+  const tags = useUploadCatalog(services, 'tags').data ?? [];
+  const [defaults, setDefaults] = useState<Defaults>({ brandId: '', categoryId: '', tagIds: [] });
+  const queue = useUploadQueue(services);
+  const { addFiles } = queue;
+  const onFiles = useCallback((files: File[]) => addFiles(files, defaults), [addFiles, defaults]);
+  const hasFinished = queue.items.some((item) => item.status === 'done');
+
+  return (
+    <section aria-labelledby="admin-upload-title" className="rounded-2xl border border-neutral-200/80 bg-white p-4 shadow-[0_1px_2px_rgba(0,0,0,0.04)] sm:p-6">
+      <header className="mb-5">
+        <h2 id="admin-upload-title" className="text-base font-semibold tracking-tight text-neutral-950">
+          {T.title}
+        </h2>
+        <p className="mt-0.5 text-sm text-neutral-500">{T.description}</p>
+      </header>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)]">
+        <UploadDropzone onFiles={onFiles} />
+        <UploadDefaults
+          services={services}
+          defaults={defaults}
+          onChange={setDefaults}
+          onApplyToAll={() => queue.applyToAll(defaults)}
+          applyDisabled={queue.running || queue.items.length === 0}
+          brands={brands}
+          categories={categories}
+          tags={tags}
+        />
+      </div>
+      <div className="mt-6 border-t border-neutral-100 pt-4">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h3 className="text-sm font-semibold text-neutral-900">{T.queueTitle(queue.items.length)}</h3>
+          <div className="flex items-center gap-2">
+            {queue.running && (
+              <span role="status" className="text-xs text-neutral-500">
+                {T.uploading}
+              </span>
+            )}
+            {hasFinished && (
+              <Button variant="ghost" size="sm" onClick={queue.clearFinished} disabled={queue.running}>
+                {T.clearFinished}
+              </Button>
+            )}
+            <Button size="sm" onClick={() => void queue.uploadAll()} disabled={!queue.canUploadAll} aria-busy={queue.running}>
+              {T.uploadAll}
+            </Button>
+          </div>
+        </div>
+        {queue.items.length > 0 && (
+          <ul className="mt-2 divide-y divide-neutral-100" aria-label={T.queueTitle(queue.items.length)}>
+            {queue.items.map((item) => (
+              <UploadQueueRow key={item.id} item={item} brands={brands} categories={categories} onField={queue.setItemField} onRemove={queue.remove} />
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  );
+}

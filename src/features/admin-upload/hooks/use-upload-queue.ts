@@ -1,0 +1,169 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { AD_LISTS_KEY } from '../../../lib/ad-list-cache.ts';
+import { TEXTS } from '../../../lib/spec-texts.ts';
+import { uploadAd } from '../api/upload-ad.ts';
+import type { UploadServices } from '../api/upload-services.ts';
+import { imageFilesOnly, sanitizeFileName } from '../lib/file-names.ts';
+
+const T = TEXTS.adminUpload;
+
+export type UploadStatus = 'pending' | 'uploading' | 'done' | 'error';
+
+/** An upload queue item (spec section 3). */
+export interface UploadItem {
+  id: string;
+  file: File;
+  /** The sanitised file name. */
+  name: string;
+  /** An object URL of the file for the row's thumbnail ('' where the browser has none). */
+  preview: string;
+  brandId: string;
+  categoryId: string;
+  tagIds: string[];
+  status: UploadStatus;
+  error: string | null;
+  url: string | null;
+  path: string | null;
+}
+
+export interface UploadDefaults {
+  brandId: string;
+  categoryId: string;
+  tagIds: string[];
+}
+
+const objectUrl = (file: File) => (typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : '');
+const revoke = (item: UploadItem) => {
+  if (item.preview && typeof URL.revokeObjectURL === 'function') URL.revokeObjectURL(item.preview);
+};
+
+/** Items Upload all still has to do: everything not done. */
+const isOpen = (item: UploadItem) => item.status !== 'done';
+
+/** 'Upload all' is enabled with a non-empty queue, a brand and category on every item and nothing running. */
+export function canUploadAll(items: UploadItem[], running: boolean): boolean {
+  const open = items.filter(isOpen);
+  return !running && open.length > 0 && open.every((item) => item.brandId !== '' && item.categoryId !== '');
+}
+
+/**
+ * The bulk upload queue: files in (images only, names sanitised, defaults
+ * applied), per-item edits, and Upload all, which takes the items one after
+ * another (pending → uploading → done or error); a failure marks that item
+ * and the next one proceeds.
+ */
+export function useUploadQueue(services: UploadServices) {
+  const queryClient = useQueryClient();
+  const [items, setItems] = useState<UploadItem[]>([]);
+  const [running, setRunning] = useState(false);
+  const itemsRef = useRef<UploadItem[]>([]);
+  const runningRef = useRef(false);
+
+  const update = useCallback((next: (current: UploadItem[]) => UploadItem[]) => {
+    itemsRef.current = next(itemsRef.current);
+    setItems(itemsRef.current);
+  }, []);
+  const patch = useCallback(
+    (id: string, changes: Partial<UploadItem>) => update((current) => current.map((item) => (item.id === id ? { ...item, ...changes } : item))),
+    [update],
+  );
+
+  // Object URLs of whatever is still queued go when the page does.
+  useEffect(() => () => itemsRef.current.forEach(revoke), []);
+
+  const addFiles = useCallback(
+    (files: Iterable<File>, defaults: UploadDefaults) => {
+      const added = imageFilesOnly(files).map<UploadItem>((file) => ({
+        id: crypto.randomUUID(),
+        file,
+        name: sanitizeFileName(file.name),
+        preview: objectUrl(file),
+        brandId: defaults.brandId,
+        categoryId: defaults.categoryId,
+        tagIds: [...defaults.tagIds],
+        status: 'pending',
+        error: null,
+        url: null,
+        path: null,
+      }));
+      if (added.length > 0) update((current) => [...current, ...added]);
+    },
+    [update],
+  );
+
+  const remove = useCallback(
+    (id: string) =>
+      update((current) => {
+        const item = current.find((candidate) => candidate.id === id);
+        if (!item || item.status === 'uploading') return current;
+        revoke(item);
+        return current.filter((candidate) => candidate.id !== id);
+      }),
+    [update],
+  );
+
+  const setItemField = useCallback(
+    (id: string, field: 'brandId' | 'categoryId', value: string) => {
+      const item = itemsRef.current.find((candidate) => candidate.id === id);
+      if (item && isOpen(item) && item.status !== 'uploading') patch(id, { [field]: value });
+    },
+    [patch],
+  );
+
+  /** Sets the defaults on every item not yet uploaded. */
+  const applyToAll = useCallback(
+    (defaults: UploadDefaults) =>
+      update((current) =>
+        current.map((item) =>
+          isOpen(item) && item.status !== 'uploading'
+            ? { ...item, brandId: defaults.brandId, categoryId: defaults.categoryId, tagIds: [...defaults.tagIds] }
+            : item,
+        ),
+      ),
+    [update],
+  );
+
+  const uploadAll = useCallback(async () => {
+    if (runningRef.current || !canUploadAll(itemsRef.current, false)) return;
+    runningRef.current = true;
+    setRunning(true);
+    let uploadedAny = false;
+    try {
+      const ids = itemsRef.current.filter(isOpen).map((item) => item.id);
+      for (const id of ids) {
+        const item = itemsRef.current.find((candidate) => candidate.id === id);
+        if (!item || !isOpen(item)) continue;
+        patch(id, { status: 'uploading', error: null });
+        try {
+          const uploaded = await uploadAd(services, item);
+          uploadedAny = true;
+          patch(id, { status: 'done', url: uploaded.url, path: uploaded.path });
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          patch(id, { status: 'error', error: message });
+          toast.error(T.toasts.uploadFailed.title, { description: `${item.name}: ${message}` });
+        }
+      }
+      toast.success(T.toasts.finished.title, { description: T.toasts.finished.description });
+    } catch (error) {
+      toast.error(T.toasts.bulkFailed.title, { description: error instanceof Error ? error.message : undefined });
+    } finally {
+      runningRef.current = false;
+      setRunning(false);
+      if (uploadedAny) await queryClient.invalidateQueries({ queryKey: AD_LISTS_KEY });
+    }
+  }, [patch, queryClient, services]);
+
+  const clearFinished = useCallback(
+    () =>
+      update((current) => {
+        current.filter((item) => item.status === 'done').forEach(revoke);
+        return current.filter((item) => item.status !== 'done');
+      }),
+    [update],
+  );
+
+  return { items, running, addFiles, remove, setItemField, applyToAll, uploadAll, clearFinished, canUploadAll: canUploadAll(items, running) };
+}

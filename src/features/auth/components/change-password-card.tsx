@@ -1,0 +1,55 @@
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button.tsx';
+import { PASSWORD_MIN_LENGTH } from '../../../lib/constants.ts';
+import { TEXTS } from '../../../lib/spec-texts.ts';
+import { updatePassword } from '../api/update-account.ts';
+import { FormField } from './form-field.tsx';
+import { ProfileCard } from './profile-card.tsx';
+
+/** A new password for the signed-in user, checked for length and confirmation first. */
+export function ChangePasswordCard() {
+  const T = TEXTS.profile.password;
+  const toasts = TEXTS.account.toasts;
+  const [password, setPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const [pending, setPending] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (password.length < PASSWORD_MIN_LENGTH) {
+      toast.error(toasts.passwordTooShort.title, { description: toasts.passwordTooShort.description });
+      return;
+    }
+    if (password !== confirmPassword) {
+      toast.error(toasts.passwordMismatch.title, { description: toasts.passwordMismatch.description });
+      return;
+    }
+    setPending(true);
+    const { error } = await updatePassword(password);
+    setPending(false);
+    if (error) {
+      toast.error(toasts.passwordUpdateFailed.title, { description: error });
+      return;
+    }
+    toast.success(toasts.passwordUpdated.title);
+    setPassword('');
+    setConfirmPassword('');
+  };
+
+  return (
+    <ProfileCard title={T.title} description={T.description}>
+      <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+          <FormField label={T.newPassword} type="password" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} />
+          <FormField label={T.confirmPassword} type="password" autoComplete="new-password" value={confirmPassword} onChange={(event) => setConfirmPassword(event.target.value)} />
+        </div>
+        <div className="flex justify-end">
+          <Button type="submit" disabled={pending || password === ''}>
+            {pending ? T.submitting : T.submit}
+          </Button>
+        </div>
+      </form>
+    </ProfileCard>
+  );
+}

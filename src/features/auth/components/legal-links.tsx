@@ -1,0 +1,19 @@
+import { Link } from 'react-router-dom';
+import { TEXTS } from '../../../lib/spec-texts.ts';
+
+/** 'By … you agree to our Terms and Privacy', beneath the account cards. */
+export function LegalLinks({ prefix }: { prefix: string }) {
+  return (
+    <p className="text-[13px] leading-relaxed">
+      {prefix}{' '}
+      <Link to="/terms" className="underline underline-offset-2 hover:text-neutral-900">
+        {TEXTS.footer.terms}
+      </Link>{' '}
+      {TEXTS.pricing.and}{' '}
+      <Link to="/privacy" className="underline underline-offset-2 hover:text-neutral-900">
+        {TEXTS.footer.privacy}
+      </Link>
+      .
+    </p>
+  );
+}

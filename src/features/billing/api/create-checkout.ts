@@ -1,0 +1,47 @@
+import { useMutation } from '@tanstack/react-query';
+import { z } from 'zod';
+import { TRIAL_DAYS } from '../../../lib/constants.ts';
+import { env } from '../../../lib/env.ts';
+import { supabase } from '../../../lib/supabase-client.ts';
+import { billingFunctionErrorFrom } from './function-error.ts';
+
+export type BillingPeriod = 'monthly' | 'annual';
+
+export const createCheckoutBodySchema = z.object({
+  /** Stripe's price id of the chosen plan; create-checkout accepts only the two it is configured with. */
+  priceId: z.string().min(1),
+  trialDays: z.literal(TRIAL_DAYS),
+  couponCode: z.string().trim().min(1).optional(),
+  baseUrl: z.string().url(),
+});
+
+const checkoutResponseSchema = z.object({ url: z.string().url() });
+
+/** An error whose message can be shown to the buyer as it is. */
+export class CheckoutError extends Error {}
+
+/** Failures that say nothing useful to the buyer: they read 'Please try again.' instead. */
+const GENERIC_ERROR_CODES = new Set(['not_found', 'internal', 'upstream_failed', 'not_authenticated']);
+
+/** Starts a Stripe checkout with the 7-day trial; resolves to the checkout page's URL. */
+export async function createCheckout(input: { period: BillingPeriod; couponCode: string }): Promise<string> {
+  const coupon = input.couponCode.trim();
+  const body = createCheckoutBodySchema.parse({
+    priceId: env.stripePrices[input.period],
+    trialDays: TRIAL_DAYS,
+    ...(coupon ? { couponCode: coupon } : {}),
+    baseUrl: window.location.origin,
+  });
+  const { data, error } = await supabase.functions.invoke('create-checkout', { body });
+  if (error) {
+    const failure = await billingFunctionErrorFrom(error, 'Failed to create checkout session');
+    throw failure.code && !GENERIC_ERROR_CODES.has(failure.code) ? new CheckoutError(failure.message) : new Error('Failed to create checkout session');
+  }
+  const parsed = checkoutResponseSchema.safeParse(data);
+  if (!parsed.success) throw new Error('No checkout URL returned');
+  return parsed.data.url;
+}
+
+export function useCreateCheckout() {
+  return useMutation({ mutationFn: createCheckout });
+}

@@ -1,0 +1,142 @@
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog, DialogContent } from '../../../components/ui/dialog.tsx';
+import { CheckIcon } from '../../../components/ui/icons.tsx';
+import { useSession } from '../../../lib/auth-session.tsx';
+import { signInWithNextPath } from '../../../lib/auth-redirects.ts';
+import { PRICES } from '../../../lib/constants.ts';
+import { formatPrice } from '../../../lib/formatting.ts';
+import { TEXTS } from '../../../lib/spec-texts.ts';
+import { CheckoutError, useCreateCheckout, type BillingPeriod } from '../api/create-checkout.ts';
+import { useEntitlement } from '../hooks/use-entitlement.tsx';
+import { pageNavigation } from '../hooks/page-navigation.ts';
+
+interface PricingDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+/**
+ * The plans with the 7-day trial. Opened and closed by its parent; closes itself
+ * once the viewer is signed in with valid access.
+ */
+export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
+  const [period, setPeriod] = useState<BillingPeriod>('monthly');
+  const [couponCode, setCouponCode] = useState('');
+  const { session } = useSession();
+  const { isAuthenticated, hasValidAccess } = useEntitlement();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const checkout = useCreateCheckout();
+
+  useEffect(() => {
+    if (open && isAuthenticated && hasValidAccess) onOpenChange(false);
+  }, [open, isAuthenticated, hasValidAccess, onOpenChange]);
+
+  const startTrial = () => {
+    if (!session) {
+      onOpenChange(false);
+      navigate(signInWithNextPath(location));
+      return;
+    }
+    checkout.mutate(
+      { period, couponCode },
+      {
+        onSuccess: (url) => pageNavigation.assign(url),
+        onError: (error) =>
+          toast.error(TEXTS.toasts.checkoutFailed.title, {
+            description: error instanceof CheckoutError ? error.message : TEXTS.toasts.checkoutFailed.description,
+          }),
+      },
+    );
+  };
+
+  const monthly = PRICES.monthly;
+  const annual = PRICES.annual;
+  const pending = checkout.isPending;
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent title={TEXTS.pricing.title} description={TEXTS.pricing.subtitle} className="max-w-[440px]">
+        <div role="radiogroup" aria-label={TEXTS.pricing.periodLabel} className="mt-5 grid grid-cols-2 rounded-xl bg-neutral-100 p-1 text-sm font-medium">
+          {(['monthly', 'annual'] as const).map((option) => (
+            <button
+              key={option}
+              type="button"
+              role="radio"
+              aria-checked={period === option}
+              onClick={() => setPeriod(option)}
+              className={`flex items-center justify-center gap-1.5 rounded-lg py-2 transition-colors ${
+                period === option ? 'bg-white text-neutral-950 shadow-sm' : 'text-neutral-600 hover:text-neutral-900'
+              }`}
+            >
+              {option === 'monthly' ? TEXTS.pricing.monthly : TEXTS.pricing.annual}
+              {option === 'annual' && (
+                <span className="rounded-full bg-emerald-100 px-1.5 py-0.5 text-[11px] font-semibold text-emerald-700">{annual.savingLabel}</span>
+              )}
+            </button>
+          ))}
+        </div>
+
+        <div className="mt-5 rounded-2xl border border-neutral-200 p-5">
+          <p className="flex items-baseline gap-1.5">
+            <span data-testid="price" className="text-4xl font-semibold tracking-tight text-neutral-950">
+              {formatPrice(period === 'monthly' ? monthly.perMonthCents : annual.perMonthCents)}
+            </span>
+            <span className="text-sm text-neutral-500">{TEXTS.pricing.perMonth}</span>
+          </p>
+          <p className="mt-1 min-h-5 text-sm text-neutral-500">
+            {period === 'annual' ? (
+              <>
+                {TEXTS.pricing.billedAnnually(formatPrice(annual.perPeriodCents))} ·{' '}
+                <span className="font-medium text-emerald-700">{TEXTS.pricing.saving(formatPrice(annual.savingCents))}</span>
+              </>
+            ) : (
+              TEXTS.pricing.billedMonthly
+            )}
+          </p>
+          <ul className="mt-4 space-y-2.5">
+            {TEXTS.pricing.features.map((feature) => (
+              <li key={feature} className="flex items-center gap-2.5 text-sm text-neutral-800">
+                <span className="inline-flex h-5 w-5 items-center justify-center rounded-full bg-neutral-950 text-white">
+                  <CheckIcon className="h-3 w-3" strokeWidth={3} />
+                </span>
+                {feature}
+              </li>
+            ))}
+          </ul>
+        </div>
+
+        <label className="mt-4 block text-sm font-medium text-neutral-800">
+          {TEXTS.pricing.couponLabel}
+          <input
+            value={couponCode}
+            onChange={(event) => setCouponCode(event.target.value)}
+            placeholder={TEXTS.pricing.couponPlaceholder}
+            autoComplete="off"
+            className="mt-1.5 h-10 w-full rounded-xl border border-neutral-200 px-3 text-sm font-normal placeholder:text-neutral-400 focus:border-neutral-950 focus:outline-none"
+          />
+        </label>
+
+        <Button size="lg" className="mt-4 w-full" disabled={pending} onClick={startTrial}>
+          {pending ? TEXTS.pricing.redirecting : TEXTS.pricing.startTrial}
+        </Button>
+        <p className="mt-3 text-center text-xs text-neutral-500">
+          {TEXTS.pricing.noChargeToday}
+          <br />
+          {TEXTS.pricing.agreement}{' '}
+          <a href="/terms" target="_blank" rel="noopener noreferrer" className="underline hover:text-neutral-900">
+            {TEXTS.pricing.terms}
+          </a>{' '}
+          {TEXTS.pricing.and}{' '}
+          <a href="/privacy" target="_blank" rel="noopener noreferrer" className="underline hover:text-neutral-900">
+            {TEXTS.pricing.privacy}
+          </a>
+          .
+        </p>
+      </DialogContent>
+    </Dialog>
+  );
+}

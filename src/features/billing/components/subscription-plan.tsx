@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button.tsx';
+import { useSession } from '../../../lib/auth-session.tsx';
+import { formatDate } from '../../../lib/formatting.ts';
+import { TEXTS } from '../../../lib/spec-texts.ts';
+import { periodEndIso } from '../api/check-subscription.ts';
+import { useCancelSubscription } from '../api/cancel-subscription.ts';
+import { useOpenCustomerPortal } from '../api/open-customer-portal.ts';
+import { useCancelNotice } from '../hooks/use-cancel-notice.ts';
+import { useEntitlement } from '../hooks/use-entitlement.tsx';
+import { CancelCountdownDialog } from './cancel-countdown-dialog.tsx';
+import { CancelSubscriptionDialog } from './cancel-subscription-dialog.tsx';
+import { UpgradePlanButton } from './upgrade-plan-button.tsx';
+
+const FREE_TIERS = new Set(['Free', 'Free Trial']);
+
+/**
+ * The plan as check-subscription reports it: tier, 'Expires' or 'Next Billing',
+ * the cancellation notice, Manage Subscription (Stripe's portal in a new tab)
+ * and cancelling, or Upgrade Plan for those without a subscription.
+ */
+export function SubscriptionPlan() {
+  const T = TEXTS.profile.subscription;
+  const B = TEXTS.billing;
+  const { user } = useSession();
+  const entitlement = useEntitlement();
+  const { notice, remember, status } = useCancelNotice();
+  const portal = useOpenCustomerPortal();
+  const cancel = useCancelSubscription();
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const [countdown, setCountdown] = useState<'scheduled' | 'immediate' | null>(null);
+
+  const plan = status.data;
+  // Without the plan's details (still loading, or the check failed) a user without access is on Free.
+  const tier = plan?.subscription_tier ?? (entitlement.entitlementLoaded && !entitlement.isSubscribed && !status.isPending ? T.free : null);
+  const end = plan ? (plan.subscription_end ?? periodEndIso(plan.current_period_end ?? plan.period_end)) : null;
+  const endsWithoutRenewal = tier !== null && (FREE_TIERS.has(tier) || plan?.cancel_at_period_end === true);
+  const manageable = plan?.subscribed === true && tier !== null && tier !== T.free;
+
+  const openPortal = () =>
+    portal.mutate(undefined, {
+      onError: (error) => toast.error(B.toasts.portalFailed.title, { description: error.message }),
+    });
+
+  const cancelSubscription = (immediate: boolean) =>
+    cancel.mutate(
+      { immediate },
+      {
+        onSuccess: ({ accessEnds }) => {
+          const endDate = accessEnds === null ? end : new Date(accessEnds * 1000).toISOString();
+          remember({ scheduled: !immediate, endDate, immediate });
+          setConfirmOpen(false);
+          if (immediate) toast.success(B.toasts.cancelled.title, { description: B.toasts.cancelled.description });
+          else toast.success(B.toasts.cancellationScheduled.title, { description: endDate ? B.toasts.cancellationScheduled.description(formatDate(endDate)) : undefined });
+          setCountdown(immediate ? 'immediate' : 'scheduled');
+        },
+        onError: () => toast.error(B.toasts.cancellationFailed.title, { description: B.toasts.cancellationFailed.description }),
+      },
+    );
+
+  if (!user) return null;
+  return (
+    <div className="space-y-4">
+      {notice && (
+        <p role="status" data-testid="cancel-notice" className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          {notice.immediate || !notice.endDate ? B.notice.immediate : B.notice.scheduled(formatDate(notice.endDate))}
+        </p>
+      )}
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <p className="text-sm text-neutral-500">{T.currentPlan}</p>
+          <p className="mt-0.5 text-xl font-semibold tracking-tight text-neutral-950" data-testid="current-plan">
+            {tier ?? (status.isError ? '—' : T.loading)}
+          </p>
+          {status.isError && entitlement.isSubscribed && <p className="mt-1 text-sm text-neutral-500">{B.planUnavailable}</p>}
+          {end && tier !== T.free && (
+            <p className="mt-1 text-sm text-neutral-500" data-testid="plan-date">
+              {endsWithoutRenewal ? T.expires : T.nextBilling}: {formatDate(end)}
+            </p>
+          )}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {manageable && (
+            <>
+              <Button variant="outline" disabled={portal.isPending} onClick={openPortal}>
+                {portal.isPending ? B.openingPortal : B.manage}
+              </Button>
+              <Button variant="ghost" className="text-red-700 hover:bg-red-50 hover:text-red-800" onClick={() => setConfirmOpen(true)}>
+                {B.cancel}
+              </Button>
+            </>
+          )}
+          <UpgradePlanButton size="md" />
+        </div>
+      </div>
+      <CancelSubscriptionDialog
+        open={confirmOpen}
+        onOpenChange={setConfirmOpen}
+        periodEnd={end ? formatDate(end) : null}
+        alreadyScheduled={plan?.cancel_at_period_end === true}
+        pending={cancel.isPending}
+        onCancel={cancelSubscription}
+      />
+      <CancelCountdownDialog kind={countdown} onStay={() => setCountdown(null)} />
+    </div>
+  );
+}

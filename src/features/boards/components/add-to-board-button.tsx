@@ -1,0 +1,120 @@
+import { useCallback, useId, useState, type ReactNode } from 'react';
+import * as Popover from '@radix-ui/react-popover';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { Drawer } from 'vaul';
+import type { Ad } from '../../../lib/ad-schema.ts';
+import { useSession } from '../../../lib/auth-session.tsx';
+import { signInWithNextPath } from '../../../lib/auth-redirects.ts';
+import { TEXTS } from '../../../lib/spec-texts.ts';
+import { BookmarkPlusIcon } from '../../../components/ui/icons.tsx';
+import { useBoardPicker } from '../hooks/use-board-picker.ts';
+import { useIsNarrowScreen } from '../hooks/use-is-narrow-screen.ts';
+import { AddToBoardPanel, BOARD_NAME_INPUT_ATTRIBUTE } from './add-to-board-panel.tsx';
+
+/** Popover size on desktop (spec). */
+export const PANEL_WIDTH_PX = 320;
+export const PANEL_HEIGHT_PX = 500;
+
+const triggerClasses = {
+  card: 'inline-flex h-8 w-8 items-center justify-center rounded-lg text-neutral-500 transition-colors hover:bg-neutral-100 hover:text-neutral-950 focus-visible:outline-2 focus-visible:outline-neutral-950 data-[state=open]:bg-neutral-100 data-[state=open]:text-neutral-950',
+  detail: 'inline-flex h-10 w-10 items-center justify-center rounded-xl text-neutral-700 transition-colors hover:bg-neutral-100 hover:text-neutral-950 focus-visible:outline-2 focus-visible:outline-neutral-950 data-[state=open]:bg-neutral-100',
+};
+
+const keepOpenWhileNaming = (event: KeyboardEvent) => {
+  if (document.activeElement?.hasAttribute(BOARD_NAME_INPUT_ATTRIBUTE)) event.preventDefault();
+};
+
+function TriggerIcon({ size }: { size: 'card' | 'detail' }) {
+  return <BookmarkPlusIcon className={size === 'card' ? 'h-[18px] w-[18px]' : 'h-5 w-5'} />;
+}
+
+/**
+ * The add-to-board button of an ad card or the ad detail: a 320×500 popover on
+ * desktop, a bottom sheet at 85% height on mobile; signed-out visitors go to sign in.
+ */
+export function AddToBoardButton({ ad, size = 'card' }: { ad: Pick<Ad, 'id'>; size?: 'card' | 'detail' }) {
+  const { user } = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const narrow = useIsNarrowScreen();
+  const [open, setOpen] = useState(false);
+  const picker = useBoardPicker(ad.id, user?.id ?? null, open);
+  const titleId = useId();
+  const { discard } = picker;
+
+  const setPanelOpen = useCallback(
+    (next: boolean) => {
+      // Closing any way but Confirm discards the pending changes.
+      if (!next) discard();
+      setOpen(next);
+    },
+    [discard],
+  );
+
+  const label = TEXTS.adCard.addToBoard;
+  if (!user) {
+    return (
+      <button type="button" className={triggerClasses[size]} aria-label={label} title={label} onClick={() => navigate(signInWithNextPath(location))}>
+        <TriggerIcon size={size} />
+      </button>
+    );
+  }
+
+  const panel = (renderTitle: (text: string) => ReactNode) => (
+    <AddToBoardPanel picker={picker} titleId={titleId} onClose={() => setPanelOpen(false)} onConfirmed={() => setOpen(false)} renderTitle={renderTitle} />
+  );
+  const titleClasses = 'truncate text-base font-semibold text-neutral-950';
+
+  if (narrow) {
+    return (
+      <Drawer.Root open={open} onOpenChange={setPanelOpen}>
+        <Drawer.Trigger className={triggerClasses[size]} aria-label={label} title={label}>
+          <TriggerIcon size={size} />
+        </Drawer.Trigger>
+        <Drawer.Portal>
+          <Drawer.Overlay className="fixed inset-0 z-50 bg-neutral-950/40" />
+          <Drawer.Content
+            aria-describedby={undefined}
+            onEscapeKeyDown={keepOpenWhileNaming}
+            className="fixed inset-x-0 bottom-0 z-50 flex h-[85dvh] flex-col rounded-t-2xl bg-white shadow-2xl outline-none"
+            data-testid="add-to-board-sheet"
+          >
+            <div className="mx-auto mt-2.5 h-1.5 w-10 shrink-0 rounded-full bg-neutral-300" aria-hidden="true" />
+            {panel((text) => (
+              <Drawer.Title id={titleId} className={titleClasses}>
+                {text}
+              </Drawer.Title>
+            ))}
+          </Drawer.Content>
+        </Drawer.Portal>
+      </Drawer.Root>
+    );
+  }
+
+  return (
+    <Popover.Root open={open} onOpenChange={setPanelOpen}>
+      <Popover.Trigger className={triggerClasses[size]} aria-label={label} title={label}>
+        <TriggerIcon size={size} />
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content
+          role="dialog"
+          aria-labelledby={titleId}
+          align="end"
+          sideOffset={6}
+          collisionPadding={12}
+          onEscapeKeyDown={keepOpenWhileNaming}
+          style={{ width: PANEL_WIDTH_PX, height: PANEL_HEIGHT_PX, maxHeight: 'var(--radix-popover-content-available-height)' }}
+          className="z-50 flex flex-col overflow-hidden rounded-2xl border border-neutral-200 bg-white shadow-2xl outline-none"
+          data-testid="add-to-board-popover"
+        >
+          {panel((text) => (
+            <h2 id={titleId} className={titleClasses}>
+              {text}
+            </h2>
+          ))}
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
+  );
+}

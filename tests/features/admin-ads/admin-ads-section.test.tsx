@@ -1,0 +1,328 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '../../../src/components/ui/toaster.tsx';
+import { AdminAdsSection } from '../../../src/features/admin-ads/components/admin-ads-section.tsx';
+import { SAMPLE_THUMBHASH } from '../support/ad-fixtures.ts';
+import { fakeSupabase } from '../support/fake-supabase.ts';
+import { TestIntersectionObserver } from '../support/render-app.tsx';
+
+vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
+
+const BRANDS = [
+  { id: 'b1', name: 'Lumora' },
+  { id: 'b2', name: 'Northwind' },
+];
+const CATEGORIES = [{ id: 'c1', name: 'Skincare' }];
+const TYPES = [
+  { id: 'y1', name: 'Static' },
+  { id: 'y2', name: 'UGC' },
+];
+const TAGS = [
+  { id: 't1', name: 'Bestseller' },
+  { id: 't2', name: 'Black Friday' },
+];
+
+function adminRow(index: number, total: number) {
+  return {
+    id: `a${index}`,
+    brand_id: 'b1',
+    brand_name: 'Lumora',
+    brand_logo_path: null,
+    category_id: 'c1',
+    category_name: 'Skincare',
+    type_id: null,
+    type_name: null,
+    tag_ids: index === 1 ? ['t1'] : [],
+    tag_names: index === 1 ? ['Bestseller'] : [],
+    created_at: `2026-11-${String(10 + (index % 10)).padStart(2, '0')}T10:00:00.000000Z`,
+    requires_subscription: true,
+    is_black_friday: false,
+    is_top_picks: false,
+    width: 1080,
+    height: 1350,
+    thumbhash: SAMPLE_THUMBHASH,
+    preview_path: `previews/a${index}.webp`,
+    display_480_path: `f${index}/480.webp`,
+    display_960_path: `f${index}/960.webp`,
+    original_path: `f${index}/original.jpg`,
+    total_count: total,
+  };
+}
+
+/** get_ads_admin answering `total` ads, 50 a page, as the server would page them. */
+function serveAds(total: number) {
+  fakeSupabase.onRpc('get_ads_admin', (args) => {
+    const offset = args.p_offset as number;
+    const count = Math.max(0, Math.min(50, total - offset));
+    return { data: Array.from({ length: count }, (_, i) => adminRow(offset + i + 1, total)), error: null };
+  });
+}
+
+function renderSection() {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <AdminAdsSection />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+}
+
+/** Brings the table within 100 px of the viewport. */
+async function renderNearViewport() {
+  const view = renderSection();
+  await act(async () => TestIntersectionObserver.intersectAll());
+  return view;
+}
+
+const lastAdminQuery = () => fakeSupabase.callsOf('get_ads_admin').at(-1)!;
+const rows = () => screen.getAllByTestId('admin-ad-row');
+
+describe('ad management table', () => {
+  beforeEach(() => {
+    fakeSupabase.reset();
+    fakeSupabase.onTable('brands', () => ({ data: BRANDS, error: null }));
+    fakeSupabase.onTable('categories', () => ({ data: CATEGORIES, error: null }));
+    fakeSupabase.onTable('types', () => ({ data: TYPES, error: null }));
+    fakeSupabase.onTable('tags', () => ({ data: TAGS, error: null }));
+    serveAds(3);
+    fakeSupabase.onRpc('admin_update_ads', (args) => ({ data: (args.p_ids as string[]).map((id) => ({ id, ok: true, error: null })), error: null }));
+    fakeSupabase.onRpc('admin_delete_ads', (args) => ({ data: (args.p_ids as string[]).map((id) => ({ id, ok: true, error: null })), error: null }));
+    TestIntersectionObserver.instances = [];
+    globalThis.IntersectionObserver = TestIntersectionObserver as unknown as typeof IntersectionObserver;
+  });
+  afterEach(() => cleanup());
+
+  it('loads nothing until the table comes within 100 px of the viewport', async () => {
+    renderSection();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fakeSupabase.callsOf('get_ads_admin')).toEqual([]);
+    expect(TestIntersectionObserver.instances.at(-1)!.options?.rootMargin).toBe('100px 0px 100px 0px');
+    await act(async () => TestIntersectionObserver.intersectAll());
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(lastAdminQuery()).toEqual({
+      p_limit: 50, p_offset: 0, p_search: null, p_brand: null, p_category: null, p_type: null, p_tag_ids: null, p_date_from: null, p_date_to: null, p_sort: 'newest',
+    });
+    expect(screen.getByText('Page 1 of 1 • 3')).toBeTruthy();
+  });
+
+  it("says 'Admin access required' when the server refuses the caller", async () => {
+    fakeSupabase.onRpc('get_ads_admin', () => ({ data: null, error: { message: 'This operation requires admin privileges.', code: '42501', details: 'admin_required' } }));
+    await renderNearViewport();
+    expect(await screen.findByText('Admin access required')).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it("says 'No ads match your filters.' when nothing matches", async () => {
+    serveAds(0);
+    await renderNearViewport();
+    expect(await screen.findByText('No ads match your filters.')).toBeTruthy();
+    expect(screen.getByText('Page 1 of 1 • 0')).toBeTruthy();
+  });
+
+  it('pages 50 ads at a time with Previous and Next, and goes back to page 1 when a filter changes', async () => {
+    serveAds(120);
+    await renderNearViewport();
+    await screen.findByText('Page 1 of 3 • 120');
+    expect(rows()).toHaveLength(50);
+    expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Page 2 of 3 • 120');
+    expect(lastAdminQuery().p_offset).toBe(50);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Page 3 of 3 • 120');
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.change(screen.getByRole('combobox', { name: 'Brand' }), { target: { value: 'b2' } });
+    await screen.findByText('Page 1 of 3 • 120');
+    expect(lastAdminQuery()).toMatchObject({ p_offset: 0, p_brand: 'b2' });
+    expect(fakeSupabase.callsOf('get_ads_admin').filter((args) => args.p_brand === 'b2' && args.p_offset !== 0)).toEqual([]);
+  });
+
+  it('searches once typing pauses for 300 ms, from page 1', async () => {
+    serveAds(120);
+    await renderNearViewport();
+    await screen.findByText('Page 1 of 3 • 120');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Page 2 of 3 • 120');
+    const before = fakeSupabase.callsOf('get_ads_admin').length;
+    const search = screen.getByRole('searchbox', { name: 'Search ads' });
+    fireEvent.change(search, { target: { value: 'l' } });
+    fireEvent.change(search, { target: { value: 'lu' } });
+    fireEvent.change(search, { target: { value: 'lum ' } });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(fakeSupabase.callsOf('get_ads_admin')).toHaveLength(before);
+    await waitFor(() => expect(lastAdminQuery()).toMatchObject({ p_search: 'lum', p_offset: 0 }));
+    expect(fakeSupabase.callsOf('get_ads_admin').filter((args) => args.p_search !== null)).toHaveLength(1);
+  });
+
+  it('filters by category, type, tag chips and dates, and sorts by brand', async () => {
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    fireEvent.change(screen.getByRole('combobox', { name: 'Category' }), { target: { value: 'c1' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Type' }), { target: { value: 'y2' } });
+    const chips = screen.getByRole('group', { name: 'Tags' });
+    fireEvent.click(within(chips).getByRole('button', { name: 'Bestseller' }));
+    fireEvent.click(within(chips).getByRole('button', { name: 'Black Friday' }));
+    fireEvent.click(within(chips).getByRole('button', { name: 'Bestseller' }));
+    fireEvent.change(screen.getByLabelText('Date from'), { target: { value: '2026-11-01' } });
+    fireEvent.change(screen.getByLabelText('Date to'), { target: { value: '2026-11-20' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sort' }), { target: { value: 'brand_desc' } });
+    await waitFor(() =>
+      expect(lastAdminQuery()).toMatchObject({ p_category: 'c1', p_type: 'y2', p_tag_ids: ['t2'], p_date_from: '2026-11-01', p_date_to: '2026-11-20', p_sort: 'brand_desc', p_offset: 0 }),
+    );
+    expect(within(chips).getByRole('button', { name: 'Black Friday' }).getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getByRole('combobox', { name: 'Sort' }).textContent).toContain('Brand Z–A');
+  });
+
+  it('edits one ad inline: Save sends only what changed, and says so', async () => {
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Edit Lumora ad' })[1]!);
+    const row = rows()[1]!;
+    expect(row.getAttribute('data-editing')).toBe('true');
+    expect((within(row).getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(within(row).getByRole('combobox', { name: 'Type of this ad' }), { target: { value: 'y1' } });
+    fireEvent.change(within(row).getByRole('combobox', { name: 'Brand of this ad' }), { target: { value: 'b2' } });
+    fireEvent.click(within(row).getByRole('button', { name: 'Save' }));
+    await screen.findByText('Ad updated');
+    expect(screen.getByText('Changes saved successfully.')).toBeTruthy();
+    expect(fakeSupabase.callsOf('admin_update_ads')).toEqual([
+      { p_ids: ['a2'], p_brand_id: 'b2', p_category_id: null, p_type_mode: 'set', p_type_id: 'y1', p_add_tag_ids: [], p_remove_tag_ids: [] },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('combobox', { name: 'Type of this ad' })).toBeNull());
+  });
+
+  it("shows 'Update failed' with the reason when an inline edit is refused, and keeps the editor open", async () => {
+    fakeSupabase.onRpc('admin_update_ads', () => ({ data: null, error: { message: 'Type not found', code: 'PT404', details: 'type_not_found' } }));
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Edit Lumora ad' })[0]!);
+    fireEvent.change(screen.getByRole('combobox', { name: 'Type of this ad' }), { target: { value: 'y2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Update failed');
+    expect(screen.getByText('Type not found')).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'Type of this ad' })).toBeTruthy();
+  });
+
+  it('bulk-sets the type of the selected ads, then reloads with the selection cleared', async () => {
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(screen.queryByRole('button', { name: 'Apply to Selected' })).toBeNull();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all ads on this page' }));
+    const bar = screen.getByRole('region', { name: '3 selected' });
+    expect((within(bar).getByRole('button', { name: 'Apply to Selected' }) as HTMLButtonElement).disabled).toBe(true);
+    const typeSelect = within(bar).getByRole('combobox', { name: 'Set type' });
+    expect([...typeSelect.querySelectorAll('option')].map((option) => option.textContent)).toEqual(['Set type: no change', 'Set type: clear', 'Static', 'UGC']);
+    fireEvent.change(typeSelect, { target: { value: 'y2' } });
+    const loadsBefore = fakeSupabase.callsOf('get_ads_admin').length;
+    fireEvent.click(within(bar).getByRole('button', { name: 'Apply to Selected' }));
+    await screen.findByText('Bulk update applied');
+    expect(screen.getByText('3 ad(s) updated.')).toBeTruthy();
+    expect(fakeSupabase.callsOf('admin_update_ads')).toEqual([
+      { p_ids: ['a1', 'a2', 'a3'], p_brand_id: null, p_category_id: null, p_type_mode: 'set', p_type_id: 'y2', p_add_tag_ids: [], p_remove_tag_ids: [] },
+    ]);
+    await waitFor(() => expect(fakeSupabase.callsOf('get_ads_admin').length).toBeGreaterThan(loadsBefore));
+    await waitFor(() => expect(screen.queryByRole('region', { name: /selected/ })).toBeNull());
+    expect(screen.getAllByRole('checkbox').every((box) => !(box as HTMLInputElement).checked)).toBe(true);
+  });
+
+  it("clears the type of the selected ads with 'clear', and adds and removes tags", async () => {
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const boxes = screen.getAllByRole('checkbox', { name: /^Select Lumora ad of/ });
+    fireEvent.click(boxes[0]!);
+    fireEvent.click(boxes[1]!);
+    const bar = screen.getByRole('region', { name: '2 selected' });
+    fireEvent.change(within(bar).getByRole('combobox', { name: 'Set type' }), { target: { value: '__clear__' } });
+    fireEvent.click(within(bar).getByRole('button', { name: 'Add tags' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Add tags' })).getByRole('checkbox', { name: 'Black Friday' }));
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+    fireEvent.click(within(bar).getByRole('button', { name: /Remove tags/ }));
+    const removeList = await screen.findByRole('dialog', { name: 'Remove tags' });
+    expect(within(removeList).queryByRole('checkbox', { name: 'Black Friday' })).toBeNull();
+    fireEvent.click(within(removeList).getByRole('checkbox', { name: 'Bestseller' }));
+    fireEvent.click(within(bar).getByRole('button', { name: 'Apply to Selected' }));
+    await screen.findByText('2 ad(s) updated.');
+    expect(fakeSupabase.callsOf('admin_update_ads')).toEqual([
+      { p_ids: ['a1', 'a2'], p_brand_id: null, p_category_id: null, p_type_mode: 'clear', p_type_id: null, p_add_tag_ids: ['t2'], p_remove_tag_ids: ['t1'] },
+    ]);
+  });
+
+  it("deletes the selected ads after 'Confirm Deletion': 'Delete N ad(s)? This cannot be undone.'", async () => {
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const boxes = screen.getAllByRole('checkbox', { name: /^Select Lumora ad of/ });
+    fireEvent.click(boxes[0]!);
+    fireEvent.click(boxes[2]!);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Selected' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Deletion' });
+    expect(within(dialog).getByText('Delete 2 ad(s)? This cannot be undone.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(fakeSupabase.callsOf('admin_delete_ads')).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Selected' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Confirm Deletion' })).getByRole('button', { name: 'Delete' }));
+    await screen.findByText('Deleted');
+    expect(screen.getByText('2 ad(s) removed.')).toBeTruthy();
+    expect(fakeSupabase.callsOf('admin_delete_ads')).toEqual([{ p_ids: ['a1', 'a3'] }]);
+    expect(fakeSupabase.storageCalls).toEqual([
+      { bucket: 'ad-originals', action: 'remove', paths: ['f1/original.jpg', 'f3/original.jpg'] },
+      { bucket: 'ad-images', action: 'remove', paths: ['f1/480.webp', 'f1/960.webp', 'previews/a1.webp', 'f3/480.webp', 'f3/960.webp', 'previews/a3.webp'] },
+    ]);
+  });
+
+  it('removes the stored images only of the ads the server reports deleted', async () => {
+    fakeSupabase.onRpc('admin_delete_ads', (args) => ({
+      data: (args.p_ids as string[]).map((id) => (id === 'a2' ? { id, ok: false, error: 'not_found' } : { id, ok: true, error: null })),
+      error: null,
+    }));
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all ads on this page' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Selected' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Confirm Deletion' })).getByRole('button', { name: 'Delete' }));
+    await screen.findByText('2 ad(s) removed.');
+    expect(fakeSupabase.storageCalls.flatMap((call) => call.paths).filter((path) => path.includes('2'))).toEqual([]);
+    expect(fakeSupabase.storageCalls.flatMap((call) => call.paths)).toHaveLength(8);
+  });
+
+  it('deletes one ad from its row after the same confirmation', async () => {
+    fakeSupabase.onRpc('admin_delete_ads', () => ({ data: null, error: { message: 'This operation requires admin privileges.', code: '42501', details: 'admin_required' } }));
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Delete Lumora ad' })[2]!);
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Deletion' });
+    expect(within(dialog).getByText('Delete 1 ad(s)? This cannot be undone.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await screen.findByText('Delete failed');
+    expect(fakeSupabase.callsOf('admin_delete_ads')).toEqual([{ p_ids: ['a3'] }]);
+    expect(fakeSupabase.storageCalls).toEqual([]);
+  });
+
+  it("opens the large variant with 'View full image'", async () => {
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    fireEvent.click(within(rows()[0]!).getByRole('button', { name: 'View full image' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Lumora ad' });
+    expect(within(dialog).getByRole('img').getAttribute('src')).toBe('https://storage.test/ad-images/f1/960.webp');
+  });
+
+  it("says 'Failed to load metadata' when the brands, categories, types or tags cannot be read", async () => {
+    fakeSupabase.onTable('types', () => ({ data: null, error: { message: 'network down' } }));
+    await renderNearViewport();
+    expect(await screen.findByText('Failed to load metadata')).toBeTruthy();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+  });
+
+  it('shows the columns of the spec', async () => {
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['', 'Preview', 'Brand', 'Category', 'Type', 'Tags', 'Created', 'Actions']);
+    expect(within(rows()[0]!).getByText('Bestseller')).toBeTruthy();
+  });
+});

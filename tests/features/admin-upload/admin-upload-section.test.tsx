@@ -1,0 +1,160 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '../../../src/components/ui/toaster.tsx';
+import { AdminUploadSection } from '../../../src/features/admin-upload/components/admin-upload-section.tsx';
+import { FakeUploadServices, imageFile } from './fake-upload-services.ts';
+
+vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
+
+let services: FakeUploadServices;
+/** The machine is shared: waits are generous, never a timing assertion. */
+const SLOW = { timeout: 10_000 };
+
+function renderSection() {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <AdminUploadSection services={services} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+}
+
+const fileInput = () => document.querySelector<HTMLInputElement>('input[type="file"]')!;
+const chooseFiles = (files: File[]) => fireEvent.change(fileInput(), { target: { files } });
+const rows = () => screen.queryAllByTestId('upload-item');
+const statuses = () => rows().map((row) => row.getAttribute('data-status'));
+const uploadAll = () => screen.getByRole('button', { name: 'Upload all' });
+const pick = (name: string, value: string) => fireEvent.change(screen.getByRole('combobox', { name }), { target: { value } });
+
+beforeEach(() => {
+  services = new FakeUploadServices();
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+describe('AdminUploadSection', () => {
+  it('takes dropped or chosen images only, silently, with sanitised names, size in KB and status pending', async () => {
+    renderSection();
+    expect(screen.getByText('up to 100 images')).toBeTruthy();
+    expect(screen.getByText('Drag and drop images here, or click to choose')).toBeTruthy();
+    chooseFiles([imageFile('Summer sale (1).jpg', 'image/jpeg', 3 * 1024), new File(['hello'], 'notes.txt', { type: 'text/plain' })]);
+    fireEvent.drop(screen.getByTestId('upload-dropzone'), { dataTransfer: { files: [imageFile('b.png', 'image/png', 10 * 1024), new File(['x'], 'a.pdf', { type: 'application/pdf' })] } });
+    expect(rows()).toHaveLength(2);
+    expect(screen.getByText('Summer_sale__1_.jpg')).toBeTruthy();
+    expect(screen.getByText('3 KB')).toBeTruthy();
+    expect(screen.getByText('10 KB')).toBeTruthy();
+    expect(screen.queryByText('notes.txt')).toBeNull();
+    expect(statuses()).toEqual(['pending', 'pending']);
+    expect(screen.getByText('Files (2)')).toBeTruthy();
+  });
+
+  it('enables Upload all only with a non-empty queue and a brand and category on every item', async () => {
+    renderSection();
+    await screen.findByRole('option', { name: 'Lumora' }, SLOW);
+    expect((uploadAll() as HTMLButtonElement).disabled).toBe(true);
+    chooseFiles([imageFile('a.jpg'), imageFile('b.jpg')]);
+    expect((uploadAll() as HTMLButtonElement).disabled).toBe(true);
+    pick('Brand for a.jpg', 'b1');
+    pick('Category for a.jpg', 'c1');
+    pick('Brand for b.jpg', 'b2');
+    expect((uploadAll() as HTMLButtonElement).disabled).toBe(true);
+    pick('Category for b.jpg', 'c1');
+    expect((uploadAll() as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove b.jpg' }));
+    expect(rows()).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove a.jpg' }));
+    expect((uploadAll() as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('gives new files the defaults and applies changed defaults to all items', async () => {
+    renderSection();
+    await screen.findByRole('option', { name: 'Northwind' }, SLOW);
+    pick('Brand', 'b2');
+    pick('Category', 'c1');
+    fireEvent.click(screen.getByRole('button', { name: 'Bestseller' }));
+    chooseFiles([imageFile('a.jpg')]);
+    expect((screen.getByRole('combobox', { name: 'Brand for a.jpg' }) as HTMLSelectElement).value).toBe('b2');
+    pick('Brand', 'b1');
+    chooseFiles([imageFile('b.jpg')]);
+    expect((screen.getByRole('combobox', { name: 'Brand for a.jpg' }) as HTMLSelectElement).value).toBe('b2');
+    fireEvent.click(screen.getByRole('button', { name: 'UGC' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Apply to all items' }));
+    expect((screen.getByRole('combobox', { name: 'Brand for a.jpg' }) as HTMLSelectElement).value).toBe('b1');
+    fireEvent.click(uploadAll());
+    await screen.findByText('Processed all files.', {}, SLOW);
+    expect(services.ads.map((ad) => ad.brand_id)).toEqual(['b1', 'b1']);
+    expect(services.tagLinks.map((link) => link.tagId).sort()).toEqual(['t1', 't1', 't2', 't2']);
+  });
+
+  it('adds a brand, category and tag inline (trimmed name longer than one character) and makes them the defaults', async () => {
+    renderSection();
+    await screen.findByRole('option', { name: 'Lumora' }, SLOW);
+    const addBrand = screen.getByRole('button', { name: 'Add brand' }) as HTMLButtonElement;
+    fireEvent.change(screen.getByPlaceholderText('New brand'), { target: { value: '  a  ' } });
+    expect(addBrand.disabled).toBe(true);
+    fireEvent.change(screen.getByPlaceholderText('New brand'), { target: { value: '  Aurora  ' } });
+    expect(addBrand.disabled).toBe(false);
+    fireEvent.click(addBrand);
+    await screen.findByText('Brand added', {}, SLOW);
+    expect(services.log).toContain('add brands Aurora');
+    await waitFor(() => expect((screen.getByRole('combobox', { name: 'Brand' }) as HTMLSelectElement).value).toBe('brands-3'), SLOW);
+    expect((screen.getByPlaceholderText('New brand') as HTMLInputElement).value).toBe('');
+
+    fireEvent.change(screen.getByPlaceholderText('New tag'), { target: { value: 'Launch' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add tag' }));
+    expect(await screen.findByRole('button', { name: 'Launch', pressed: true }, SLOW)).toBeTruthy();
+
+    services.failWhen = (step) => (step === 'add' ? 'duplicate key value violates unique constraint' : null);
+    fireEvent.change(screen.getByPlaceholderText('New category'), { target: { value: 'Skincare' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add category' }));
+    expect(await screen.findByText('Could not add category', {}, SLOW)).toBeTruthy();
+    expect(screen.getByText('duplicate key value violates unique constraint')).toBeTruthy();
+  });
+
+  it('uploads one file after another: pending, uploading, then done or error, and a failure does not stop the rest', async () => {
+    let open!: () => void;
+    services.gate = new Promise((resolve) => (open = resolve));
+    services.failWhen = (step, subject) => (step === 'insert' && subject === 'b.jpg' ? 'Ad record refused' : null);
+    renderSection();
+    await screen.findByRole('option', { name: 'Lumora' }, SLOW);
+    pick('Brand', 'b1');
+    pick('Category', 'c1');
+    chooseFiles([imageFile('a.jpg'), imageFile('b.jpg'), imageFile('c.jpg')]);
+    fireEvent.click(uploadAll());
+    await waitFor(() => expect(statuses()).toEqual(['uploading', 'pending', 'pending']), SLOW);
+    expect((uploadAll() as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Remove a.jpg' }) as HTMLButtonElement).disabled).toBe(true);
+    await act(async () => open());
+    await screen.findByText('Processed all files.', {}, SLOW);
+    expect(screen.getByText('Upload finished')).toBeTruthy();
+    expect(statuses()).toEqual(['done', 'error', 'done']);
+    expect(within(rows()[1]!).getByRole('alert').textContent).toBe('Ad record insert failed: Ad record refused');
+    // One file after another: each file's steps end before the next file's begin.
+    expect(services.log).toEqual(
+      ['a.jpg', 'b.jpg', 'c.jpg'].flatMap((name) => [
+        `variants ${name}`,
+        `put ad-images ${name}`,
+        `put ad-images ${name}`,
+        `put ad-images ${name}`,
+        `put ad-originals ${name}`,
+        `insert ${name}`,
+        ...(name === 'b.jpg' ? ['remove ad-originals 1', 'remove ad-images 3'] : [`tags ${name} 0`]),
+      ]),
+    );
+    expect(services.ads).toHaveLength(2);
+    expect(services.orphans()).toEqual([]);
+    // Done items stay done; Upload all retries what failed.
+    services.failWhen = () => null;
+    fireEvent.click(uploadAll());
+    await waitFor(() => expect(statuses()).toEqual(['done', 'done', 'done']), SLOW);
+    expect(services.ads).toHaveLength(3);
+    expect(services.log.filter((line) => line === 'variants a.jpg')).toHaveLength(1);
+    expect((uploadAll() as HTMLButtonElement).disabled).toBe(true);
+  });
+});

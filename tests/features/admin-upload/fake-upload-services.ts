@@ -1,0 +1,107 @@
+import type { NewAdRow, UploadBucket, UploadCatalogItem, UploadCatalogKind, UploadServices } from '../../../src/features/admin-upload/api/upload-services.ts';
+import type { ImageVariants } from '../../../src/features/admin-upload/lib/image-variants.ts';
+import { UnreadableImageError } from '../../../src/features/admin-upload/lib/image-variants.ts';
+
+export interface StoredObject {
+  bucket: UploadBucket;
+  path: string;
+  contentType: string;
+}
+
+/**
+ * The upload's outside world in memory: a catalogue, a bucket store and an
+ * ads table that, like the database's trigger, refuses a row whose objects
+ * are not all stored. Every call is logged in order; a test can make any
+ * step fail for a file, or hold an upload open to see what the page shows.
+ */
+export class FakeUploadServices implements UploadServices {
+  catalog: Record<UploadCatalogKind, UploadCatalogItem[]> = {
+    brands: [
+      { id: 'b1', name: 'Lumora' },
+      { id: 'b2', name: 'Northwind' },
+    ],
+    categories: [{ id: 'c1', name: 'Skincare' }],
+    tags: [
+      { id: 't1', name: 'Bestseller' },
+      { id: 't2', name: 'UGC' },
+    ],
+  };
+  objects: StoredObject[] = [];
+  ads: NewAdRow[] = [];
+  tagLinks: Array<{ adId: string; tagId: string }> = [];
+  log: string[] = [];
+  /** Decides per step and file name whether it fails; return an error message to fail it. */
+  failWhen: (step: 'variants' | 'put' | 'insert' | 'tags' | 'add', subject: string) => string | null = () => null;
+  /** When set, each file's first object upload waits for this promise. */
+  gate: Promise<void> | null = null;
+  private current = '';
+
+  async listCatalog(kind: UploadCatalogKind) {
+    return [...this.catalog[kind]];
+  }
+
+  async addCatalogEntry(kind: UploadCatalogKind, name: string) {
+    this.log.push(`add ${kind} ${name}`);
+    const refused = this.failWhen('add', name);
+    if (refused) throw new Error(refused);
+    const entry = { id: `${kind}-${this.catalog[kind].length + 1}`, name };
+    this.catalog[kind].push(entry);
+    return entry;
+  }
+
+  async makeVariants(file: File): Promise<ImageVariants> {
+    this.current = file.name;
+    this.log.push(`variants ${file.name}`);
+    const refused = this.failWhen('variants', file.name);
+    if (refused === 'unreadable') throw new UnreadableImageError();
+    if (refused) throw new Error(refused);
+    const webp = (label: string) => new Blob([label], { type: 'image/webp' });
+    return { display480: webp('480'), display960: webp('960'), preview: webp('preview'), thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==', width: 1080, height: 1350 };
+  }
+
+  async putObject(bucket: UploadBucket, path: string, _body: Blob, contentType: string) {
+    if (this.gate && bucket === 'ad-originals') await this.gate;
+    this.log.push(`put ${bucket} ${this.current}`);
+    const refused = this.failWhen('put', `${this.current} ${bucket} ${path}`);
+    if (refused) throw new Error(refused);
+    if (this.objects.some((object) => object.bucket === bucket && object.path === path)) throw new Error('The resource already exists');
+    this.objects.push({ bucket, path, contentType });
+  }
+
+  async removeObjects(bucket: UploadBucket, paths: string[]) {
+    this.log.push(`remove ${bucket} ${paths.length}`);
+    this.objects = this.objects.filter((object) => object.bucket !== bucket || !paths.includes(object.path));
+  }
+
+  async insertAd(row: NewAdRow) {
+    this.log.push(`insert ${this.current}`);
+    const refused = this.failWhen('insert', this.current);
+    if (refused) throw new Error(refused);
+    const stored = (bucket: UploadBucket, path: string) => this.objects.some((object) => object.bucket === bucket && object.path === path);
+    if (!stored('ad-originals', row.original_path) || ![row.display_480_path, row.display_960_path, row.preview_path].every((path) => stored('ad-images', path))) {
+      throw new Error('Image has not been uploaded');
+    }
+    this.ads.push(row);
+    return row.id;
+  }
+
+  async linkTags(adId: string, tagIds: string[]) {
+    this.log.push(`tags ${this.current} ${tagIds.length}`);
+    const refused = this.failWhen('tags', this.current);
+    if (refused) throw new Error(refused);
+    for (const tagId of tagIds) this.tagLinks.push({ adId, tagId });
+  }
+
+  displayUrl(path: string) {
+    return `https://storage.test/ad-images/${path}`;
+  }
+
+  /** Objects whose ad row does not exist. */
+  orphans(): StoredObject[] {
+    return this.objects.filter(
+      (object) => !this.ads.some((ad) => [ad.original_path, ad.display_480_path, ad.display_960_path, ad.preview_path].includes(object.path)),
+    );
+  }
+}
+
+export const imageFile = (name: string, type = 'image/jpeg', bytes = 2048) => new File([new Uint8Array(bytes)], name, { type });

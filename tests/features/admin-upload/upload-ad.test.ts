@@ -1,0 +1,101 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { uploadAd } from '../../../src/features/admin-upload/api/upload-ad.ts';
+import { imageFilesOnly, sanitizeFileName, sizeInKb } from '../../../src/features/admin-upload/lib/file-names.ts';
+import { newAdObjectPaths } from '../../../src/features/admin-upload/lib/object-paths.ts';
+import { isGeneratedImageName } from '../../../local/storage/upload-checks.ts';
+import { FakeUploadServices, imageFile } from './fake-upload-services.ts';
+
+const upload = (file: File) => ({ file, brandId: 'b1', categoryId: 'c1', tagIds: ['t1', 't2'] });
+
+describe('file names and types', () => {
+  it('keeps image files only and sanitises names to letters, digits, dot, underscore and hyphen', () => {
+    const kept = imageFilesOnly([imageFile('a.jpg'), new File(['x'], 'notes.txt', { type: 'text/plain' }), imageFile('b.svg', 'image/svg+xml'), new File(['x'], 'clip.mp4', { type: 'video/mp4' })]);
+    expect(kept.map((file) => file.name)).toEqual(['a.jpg', 'b.svg']);
+    expect(sanitizeFileName('Spring sale #1 (final).JPG')).toBe('Spring_sale__1__final_.JPG');
+    expect(sanitizeFileName('café/../ad.png')).toBe('cafe_.._ad.png');
+    expect(sanitizeFileName('广告')).toBe('__');
+    expect(sizeInKb(1536)).toBe(2);
+    expect(sizeInKb(100)).toBe(1);
+  });
+
+  it('generates fresh unguessable paths the storage accepts from a browser', () => {
+    const a = newAdObjectPaths('image/png');
+    const b = newAdObjectPaths('image/png');
+    expect(a.original_path).toMatch(/^[0-9a-f]{32}\/original\.png$/);
+    expect(a.display_480_path).toBe(a.original_path.replace('original.png', '480.webp'));
+    expect(a.preview_path).toMatch(/^previews\/[0-9a-f]{32}\.webp$/);
+    expect(a.preview_path.slice(9, 41)).not.toBe(a.original_path.slice(0, 32));
+    expect(b.original_path).not.toBe(a.original_path);
+    for (const path of Object.values(a)) expect(isGeneratedImageName(path), path).toBe(true);
+  });
+});
+
+describe('uploadAd', () => {
+  let services: FakeUploadServices;
+  beforeEach(() => {
+    services = new FakeUploadServices();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+  });
+
+  it('stores the original and three WebP variants, then the row with size and thumbhash, then its tags', async () => {
+    const result = await uploadAd(services, upload(imageFile('one.jpg')));
+    expect(services.log).toEqual([
+      'variants one.jpg',
+      'put ad-originals one.jpg',
+      'put ad-images one.jpg',
+      'put ad-images one.jpg',
+      'put ad-images one.jpg',
+      'insert one.jpg',
+      'tags one.jpg 2',
+    ]);
+    expect(services.objects.map((object) => [object.bucket, object.contentType])).toEqual([
+      ['ad-originals', 'image/jpeg'],
+      ['ad-images', 'image/webp'],
+      ['ad-images', 'image/webp'],
+      ['ad-images', 'image/webp'],
+    ]);
+    const [ad] = services.ads;
+    expect(ad).toMatchObject({ brand_id: 'b1', category_id: 'c1', width: 1080, height: 1350, thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==' });
+    expect(services.tagLinks).toEqual([
+      { adId: ad!.id, tagId: 't1' },
+      { adId: ad!.id, tagId: 't2' },
+    ]);
+    expect(result).toEqual({ adId: ad!.id, path: ad!.display_960_path, url: `https://storage.test/ad-images/${ad!.display_960_path}` });
+  });
+
+  it('removes the objects already uploaded when a later one fails, and inserts no row', async () => {
+    services.failWhen = (step, subject) => (step === 'put' && subject.includes('480.webp') ? 'mime type image/png is not supported' : null);
+    await expect(uploadAd(services, upload(imageFile('two.jpg')))).rejects.toThrow('Image upload failed: mime type image/png is not supported');
+    expect(services.log).toContain('remove ad-originals 1');
+    expect(services.log).toContain('remove ad-images 2');
+    expect(services.log.some((line) => line.startsWith('insert'))).toBe(false);
+    expect(services.objects).toEqual([]);
+    expect(services.ads).toEqual([]);
+  });
+
+  it('removes all four objects when the row is refused', async () => {
+    services.failWhen = (step) => (step === 'insert' ? 'new row violates row-level security policy' : null);
+    await expect(uploadAd(services, upload(imageFile('three.jpg')))).rejects.toThrow('Ad record insert failed: new row violates row-level security policy');
+    expect(services.objects).toEqual([]);
+    expect(services.log.slice(-2)).toEqual(['remove ad-originals 1', 'remove ad-images 3']);
+  });
+
+  it('keeps the ad when only its tags fail, with a warning', async () => {
+    services.failWhen = (step) => (step === 'tags' ? 'tag missing' : null);
+    await uploadAd(services, upload(imageFile('four.jpg')));
+    expect(services.ads).toHaveLength(1);
+    expect(services.orphans()).toEqual([]);
+    expect(console.warn).toHaveBeenCalled();
+  });
+
+  it('fails an unreadable file before anything is uploaded', async () => {
+    services.failWhen = (step) => (step === 'variants' ? 'unreadable' : null);
+    await expect(uploadAd(services, upload(imageFile('broken.jpg')))).rejects.toThrow('The file is not a readable image');
+    expect(services.objects).toEqual([]);
+  });
+
+  it('refuses an image type the originals bucket does not take, uploading nothing', async () => {
+    await expect(uploadAd(services, upload(imageFile('logo.svg', 'image/svg+xml')))).rejects.toThrow('Image upload failed: image/svg+xml is not accepted');
+    expect(services.log).toEqual([]);
+  });
+});

@@ -1,0 +1,159 @@
+// @vitest-environment jsdom
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { LOCAL_STRIPE_PRICES } from '../../../supabase/functions/_shared/local-stripe-defaults.ts';
+import { pageNavigation } from '../../../src/features/billing/hooks/page-navigation.ts';
+import { fakeSupabase, sessionFor } from '../support/fake-supabase.ts';
+import { functionError, renderBilling, setUpBillingTests } from './render-billing.tsx';
+
+vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
+
+const USER_ID = '33333333-3333-4333-8333-333333333333';
+const CHECKOUT_URL = 'http://127.0.0.1/_stripe/checkout/cs_test_1';
+
+/** Upgrade Plan shows once the session and the entitlement are known; it opens the plans. */
+async function openPlans() {
+  fireEvent.click(await screen.findByRole('button', { name: 'Upgrade Plan' }));
+  return screen.findByRole('dialog', { name: 'Unlock every winning ad' });
+}
+
+const signedIn = () => {
+  fakeSupabase.session = sessionFor(USER_ID);
+};
+
+describe('the pricing dialog', () => {
+  setUpBillingTests();
+
+  it('starts on Monthly at €8,95 per month', async () => {
+    signedIn();
+    renderBilling('/library');
+    const dialog = await openPlans();
+    expect(within(dialog).getByRole('radio', { name: 'Monthly' }).getAttribute('aria-checked')).toBe('true');
+    expect(within(dialog).getByTestId('price').textContent).toBe('€8,95');
+    expect(within(dialog).getByText('/ month')).toBeTruthy();
+    expect(dialog.textContent).not.toContain('€75,18');
+  });
+
+  it('shows Annual as €6,27 per month, €75,18 a year, saving €32,22, with "save ~30%"', async () => {
+    signedIn();
+    renderBilling('/library');
+    const dialog = await openPlans();
+    const annual = within(dialog).getByRole('radio', { name: /Annual/ });
+    expect(annual.textContent).toContain('save ~30%');
+    fireEvent.click(annual);
+    expect(annual.getAttribute('aria-checked')).toBe('true');
+    expect(within(dialog).getByTestId('price').textContent).toBe('€6,27');
+    expect(dialog.textContent).toContain('€75,18 billed yearly');
+    expect(dialog.textContent).toContain('You save €32,22');
+  });
+
+  it('opens Terms and Privacy in a new tab', async () => {
+    signedIn();
+    renderBilling('/library');
+    const dialog = await openPlans();
+    for (const [name, href] of [['Terms', '/terms'], ['Privacy', '/privacy']] as const) {
+      const link = within(dialog).getByRole('link', { name });
+      expect(link.getAttribute('href')).toBe(href);
+      expect(link.getAttribute('target')).toBe('_blank');
+      expect(link.getAttribute('rel')).toContain('noopener');
+    }
+  });
+
+  it("starts checkout with the annual plan's configured price id, the 7-day trial and the trimmed coupon, then goes to Stripe", async () => {
+    signedIn();
+    const assign = vi.spyOn(pageNavigation, 'assign').mockImplementation(() => {});
+    fakeSupabase.onFunction('create-checkout', () => ({ data: { url: CHECKOUT_URL }, error: null }));
+    renderBilling('/library');
+    const dialog = await openPlans();
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Annual/ }));
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Coupon code' }), { target: { value: '  OBYECT20 ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Start 7-day free trial' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(CHECKOUT_URL));
+    expect(fakeSupabase.functionCalls).toEqual([
+      { name: 'create-checkout', body: { priceId: LOCAL_STRIPE_PRICES.annual, trialDays: 7, couponCode: 'OBYECT20', baseUrl: window.location.origin } },
+    ]);
+  });
+
+  it('sends the monthly price by default and leaves an empty coupon out', async () => {
+    signedIn();
+    vi.spyOn(pageNavigation, 'assign').mockImplementation(() => {});
+    fakeSupabase.onFunction('create-checkout', () => ({ data: { url: CHECKOUT_URL }, error: null }));
+    renderBilling('/library');
+    const dialog = await openPlans();
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Coupon code' }), { target: { value: '   ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Start 7-day free trial' }));
+    await waitFor(() => expect(fakeSupabase.functionCalls).toHaveLength(1));
+    expect(fakeSupabase.functionCalls[0]!.body).toEqual({ priceId: LOCAL_STRIPE_PRICES.monthly, trialDays: 7, baseUrl: window.location.origin });
+  });
+
+  it("reads 'Redirecting…' and is disabled while checkout starts", async () => {
+    signedIn();
+    fakeSupabase.onFunction('create-checkout', () => new Promise(() => {}));
+    renderBilling('/library');
+    const dialog = await openPlans();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Start 7-day free trial' }));
+    const button = await within(dialog).findByRole('button', { name: 'Redirecting…' });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(button);
+    expect(fakeSupabase.functionCalls).toHaveLength(1);
+  });
+
+  it("says 'Unable to start checkout' with the server's message for an unknown coupon", async () => {
+    signedIn();
+    fakeSupabase.onFunction('create-checkout', () => functionError(400, 'invalid_coupon', 'Coupon code "NOPE" is not valid'));
+    renderBilling('/library');
+    const dialog = await openPlans();
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Coupon code' }), { target: { value: 'NOPE' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Start 7-day free trial' }));
+    expect(await screen.findByText('Unable to start checkout')).toBeTruthy();
+    expect(await screen.findByText('Coupon code "NOPE" is not valid')).toBeTruthy();
+    // The button is usable again.
+    expect((within(dialog).getByRole('button', { name: 'Start 7-day free trial' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it("says 'Please try again.' when the failure means nothing to the buyer, or no URL came back", async () => {
+    signedIn();
+    fakeSupabase.onFunction('create-checkout', () => functionError(502, 'upstream_failed', 'Failed to create checkout session: Stripe is down'));
+    renderBilling('/library');
+    const dialog = await openPlans();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Start 7-day free trial' }));
+    expect(await screen.findByText('Unable to start checkout')).toBeTruthy();
+    expect(await screen.findByText('Please try again.')).toBeTruthy();
+    expect(screen.queryByText(/Stripe is down/)).toBeNull();
+
+    fakeSupabase.onFunction('create-checkout', () => ({ data: {}, error: null }));
+    const assign = vi.spyOn(pageNavigation, 'assign').mockImplementation(() => {});
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Start 7-day free trial' }));
+    await waitFor(() => expect(fakeSupabase.functionCalls).toHaveLength(2));
+    await waitFor(() => expect(screen.getAllByText('Unable to start checkout').length).toBeGreaterThanOrEqual(1));
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('sends an anonymous visitor to sign in with next, without calling checkout', async () => {
+    const view = renderBilling('/library?brand=Lumen');
+    fireEvent.click(await screen.findByRole('button', { name: 'See plans' }));
+    // Anonymous: the upgrade flow itself goes to sign-in; the dialog's own button does the same.
+    await waitFor(() => expect(view.currentUrl()).toBe(`/auth/signin?next=${encodeURIComponent('/library?brand=Lumen')}`));
+    expect(fakeSupabase.functionCalls).toEqual([]);
+  });
+
+  it("sends a visitor whose session ended to sign in from the dialog's start-trial button", async () => {
+    signedIn();
+    const view = renderBilling('/library');
+    const dialog = await openPlans();
+    act(() => fakeSupabase.emitAuth('SIGNED_OUT', null));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Start 7-day free trial' }));
+    await waitFor(() => expect(view.currentUrl()).toBe(`/auth/signin?next=${encodeURIComponent('/library')}`));
+    expect(screen.queryByRole('dialog', { name: 'Unlock every winning ad' })).toBeNull();
+    expect(fakeSupabase.functionCalls).toEqual([]);
+  });
+
+  it('closes itself once the signed-in viewer is subscribed', async () => {
+    signedIn();
+    renderBilling('/library');
+    await openPlans();
+    fakeSupabase.onRpc('has_valid_access', () => ({ data: true, error: null }));
+    act(() => fakeSupabase.emitAuth('TOKEN_REFRESHED', sessionFor(USER_ID)));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Unlock every winning ad' })).toBeNull());
+  });
+});

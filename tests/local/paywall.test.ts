@@ -1,0 +1,333 @@
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import sharp from 'sharp';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Queryable } from '../../local/db/database.ts';
+import { startLocalStack, type LocalStack } from '../../local/stack.ts';
+import { describeOnEngines } from '../support/engines.ts';
+import { newBrand, newCategory, newUser, type TestUser } from '../support/factories.ts';
+import { userToken } from '../support/local-config.ts';
+
+interface StoredAd {
+  id: string;
+  folder: string;
+  original_path: string;
+  display_480_path: string;
+  display_960_path: string;
+  preview_path: string;
+}
+
+interface ListedAd {
+  created_at: string;
+  id: string;
+  is_clear: boolean;
+  display_480_path: string | null;
+  display_960_path: string | null;
+  preview_path: string;
+}
+
+const image = (background: string, width: number) =>
+  sharp({ create: { width, height: Math.round(width * 1.25), channels: 3, background } }).webp().toBuffer();
+
+/** An ad whose four stored images are real files in the stack's storage, as an upload leaves them. */
+async function newAdWithFiles(
+  stack: LocalStack,
+  db: Queryable,
+  options: { brandId: string; categoryId: string; createdAt: string; requiresSubscription?: boolean },
+): Promise<StoredAd> {
+  const folder = randomBytes(16).toString('hex');
+  const paths = {
+    original_path: `${folder}/original.jpg`,
+    display_480_path: `${folder}/480.webp`,
+    display_960_path: `${folder}/960.webp`,
+    preview_path: `previews/${randomBytes(16).toString('hex')}.webp`,
+  };
+  const jpeg = await sharp({ create: { width: 40, height: 50, channels: 3, background: '#2a9d8f' } }).jpeg().toBuffer();
+  await stack.storage.writeObject('ad-originals', paths.original_path, jpeg, 'image/jpeg');
+  await stack.storage.writeObject('ad-images', paths.display_480_path, await image('#e76f51', 48), 'image/webp');
+  await stack.storage.writeObject('ad-images', paths.display_960_path, await image('#e76f51', 96), 'image/webp');
+  await stack.storage.writeObject('ad-images', paths.preview_path, await image('#cccccc', 8), 'image/webp');
+  const { rows } = await db.query<{ id: string }>(
+    `insert into public.ads (brand_id, category_id, created_at, requires_subscription,
+                             original_path, display_480_path, display_960_path, preview_path, width, height, thumbhash)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, 1080, 1350, 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==') returning id`,
+    [options.brandId, options.categoryId, options.createdAt, options.requiresSubscription ?? true,
+      paths.original_path, paths.display_480_path, paths.display_960_path, paths.preview_path],
+  );
+  return { id: rows[0]!.id, folder, ...paths };
+}
+
+describeOnEngines('the paywall: a locked ad’s images stay out of reach of anonymous and free users', (ctx) => {
+  let stack: LocalStack;
+  let dataDir: string;
+  let free: TestUser;
+  let brand: { id: string; name: string };
+  let ads: StoredAd[] = [];
+  /** Every request an anonymous or free caller made in this file, with the body of its answer. */
+  const exchanges: { sent: string; received: string }[] = [];
+
+  const recordingFetch: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    const url = input instanceof Request ? input.url : String(input);
+    exchanges.push({ sent: `${decodeURIComponent(url)} ${typeof init?.body === 'string' ? init.body : ''}`, received: await response.clone().text() });
+    return response;
+  };
+  const clientAs = async (user: TestUser | null): Promise<SupabaseClient> =>
+    createClient(stack.url, stack.config.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      // Node 20 has no global WebSocket.
+      realtime: { transport: WebSocket as never },
+      global: {
+        fetch: recordingFetch,
+        headers: user ? { Authorization: `Bearer ${await userToken(stack.config, user)}` } : {},
+      },
+    });
+  const callers = async () => ({ anonymous: await clientAs(null), free: await clientAs(free) });
+  /** The oldest ad: far past the library page's clear teaser, so locked for both callers. */
+  const locked = () => ads[ads.length - 1]!;
+  /** An ad that needs no subscription: clear for everyone. */
+  const open = () => ads[4]!;
+  const restGet = async (user: TestUser | null, pathAndQuery: string) =>
+    recordingFetch(`${stack.url}/rest/v1/${pathAndQuery}`, {
+      headers: {
+        apikey: stack.config.anonKey,
+        authorization: `Bearer ${user ? await userToken(stack.config, user) : stack.config.anonKey}`,
+      },
+    });
+
+  beforeAll(async () => {
+    dataDir = `.tmp/paywall-${process.pid}-${ctx.engine}`;
+    stack = await startLocalStack({ db: ctx.db, port: 0, env: { DATA_DIR: dataDir } });
+    free = await newUser(ctx.db);
+    brand = await newBrand(ctx.db);
+    const category = await newCategory(ctx.db);
+    const start = Date.parse('2026-02-01T00:00:00Z');
+    ads = [];
+    // Twelve ads, newest first; the fifth needs no subscription.
+    for (let i = 0; i < 12; i += 1) {
+      ads.push(
+        await newAdWithFiles(stack, ctx.db, {
+          brandId: brand.id,
+          categoryId: category.id,
+          createdAt: new Date(start - i * 60_000).toISOString(),
+          requiresSubscription: i !== 4,
+        }),
+      );
+    }
+  });
+  afterAll(async () => {
+    await stack?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses to select the display or original path columns of ads through rest/v1', async () => {
+    for (const client of Object.values(await callers())) {
+      for (const column of ['display_480_path', 'display_960_path', 'original_path']) {
+        const { data, error } = await client.from('ads').select(`id, ${column}`).eq('id', locked().id);
+        expect(data).toBeNull();
+        expect(error?.code).toBe('42501');
+      }
+      const everything = await client.from('ads').select('*').eq('id', locked().id);
+      expect(everything.data).toBeNull();
+      expect(everything.error?.code).toBe('42501');
+    }
+  });
+
+  it('has no path column but the blurred preview on ads_with_flags', async () => {
+    for (const client of Object.values(await callers())) {
+      for (const column of ['display_480_path', 'display_960_path', 'original_path', 'image_path']) {
+        const { data, error } = await client.from('ads_with_flags').select(`id, ${column}`).eq('id', locked().id);
+        expect(data).toBeNull();
+        expect(error).not.toBeNull();
+      }
+      const { data, error } = await client.from('ads_with_flags').select('*').eq('id', locked().id);
+      expect(error).toBeNull();
+      expect(Object.keys(data![0]!).filter((key) => key.endsWith('_path'))).toEqual(['preview_path', 'brand_logo_path']);
+    }
+  });
+
+  it('refuses the path columns embedded through a relation', async () => {
+    for (const client of Object.values(await callers())) {
+      const fromBrand = await client.from('brands').select('name, ads(id, display_960_path)').eq('id', brand.id);
+      expect(fromBrand.data).toBeNull();
+      expect(fromBrand.error?.code).toBe('42501');
+      const fromTags = await client.from('ad_tags').select('ad_id, ads(original_path)');
+      expect(fromTags.data).toBeNull();
+      expect(fromTags.error?.code).toBe('42501');
+    }
+  });
+
+  it('lists and shows a locked ad with its blurred preview only, never a display path', async () => {
+    for (const [who, client] of Object.entries(await callers())) {
+      const { data, error } = await client.rpc('list_ads', { p_board: 'library' });
+      expect(error).toBeNull();
+      const listed = (data as { ads: ListedAd[] }).ads;
+      expect(listed.map((ad) => ad.id)).toEqual(ads.map((ad) => ad.id));
+      // Twelve rows: ceil(10%) is the first two, plus the ad that needs no subscription.
+      expect(listed.map((ad) => ad.is_clear)).toEqual(ads.map((_, i) => i < 2 || i === 4));
+      for (const ad of listed.filter((row) => !row.is_clear)) {
+        expect(ad.display_480_path).toBeNull();
+        expect(ad.display_960_path).toBeNull();
+        expect(ad.preview_path).toMatch(/^previews\//);
+      }
+      const detail = await client.rpc('get_ad', { p_id: locked().id });
+      expect(detail.error).toBeNull();
+      expect(detail.data).toMatchObject({ id: locked().id, is_clear: false, display_480_path: null, display_960_path: null });
+      const filtered = await client.rpc('list_ads', { p_board: 'library', p_brand_id: brand.id });
+      // A filter never unlocks; the free user keeps what the listing served them clear before.
+      const clearWhenFiltered = who === 'free' ? [ads[0]!.id, ads[1]!.id, open().id] : [open().id];
+      expect((filtered.data as { ads: ListedAd[] }).ads.filter((ad) => ad.is_clear).map((ad) => ad.id)).toEqual(clearWhenFiltered);
+    }
+  });
+
+  it('shows nothing when listing the ad-images and ad-originals buckets', async () => {
+    for (const client of Object.values(await callers())) {
+      for (const bucket of ['ad-images', 'ad-originals']) {
+        for (const folder of ['', locked().folder, 'previews']) {
+          const { data, error } = await client.storage.from(bucket).list(folder);
+          expect(error).toBeNull();
+          expect(data).toEqual([]);
+        }
+      }
+    }
+  });
+
+  it('answers 404 to a request for an original without a signed URL', async () => {
+    const name = locked().original_path;
+    const token = await userToken(stack.config, free);
+    for (const authorization of [`Bearer ${stack.config.anonKey}`, `Bearer ${token}`]) {
+      for (const route of [`object/public/ad-originals/${name}`, `object/authenticated/ad-originals/${name}`, `object/ad-originals/${name}`]) {
+        const response = await recordingFetch(`${stack.url}/storage/v1/${route}`, { headers: { apikey: stack.config.anonKey, authorization } });
+        expect(response.status, route).toBe(404);
+      }
+    }
+  });
+
+  it('refuses to sign a URL for an original to a free user or an anonymous visitor', async () => {
+    for (const client of Object.values(await callers())) {
+      for (const ad of [locked(), open()]) {
+        const { data, error } = await client.storage.from('ad-originals').createSignedUrl(ad.original_path, 60);
+        expect(data).toBeNull();
+        expect(error).not.toBeNull();
+      }
+      const many = await client.storage.from('ad-originals').createSignedUrls([locked().original_path], 60);
+      expect(many.data?.every((row) => row.signedUrl === null || row.signedUrl === '')).toBe(true);
+    }
+  });
+
+  it('has no route to more than 60 ads at once: no size parameter, and a forged cursor is refused', async () => {
+    for (const client of Object.values(await callers())) {
+      const sized = await client.rpc('list_ads', { p_board: 'library', p_limit: 500 });
+      expect(sized.data).toBeNull();
+      expect(sized.error?.code).toBe('PGRST202');
+      const payload = Buffer.from(JSON.stringify({ q: 'x', t: '2030-01-01T00:00:00.000000Z', i: locked().id })).toString('base64url');
+      const forged = await client.rpc('list_ads', { p_board: 'library', p_cursor: `${payload}.${'A'.repeat(24)}` });
+      expect(forged.data).toBeNull();
+      expect(forged.error).toMatchObject({ code: '22023', details: 'invalid_cursor' });
+    }
+  });
+
+  it('refuses ad navigation (get_ad_neighbours) to a free user and an anonymous visitor', async () => {
+    for (const client of Object.values(await callers())) {
+      const { data, error } = await client.rpc('get_ad_neighbours', { p_id: open().id });
+      expect(data).toBeNull();
+      expect(error).toMatchObject({ code: '42501', details: 'subscription_required' });
+    }
+  });
+
+  it('hands a locked ad’s folder to nobody: no guessed path reaches it and no answer contains it', async () => {
+    // Everything the library, the detail page and the filters ask for, as the SPA does.
+    for (const client of Object.values(await callers())) {
+      await client.rpc('list_ads', { p_board: 'library' });
+      await client.rpc('list_ads', { p_board: 'library', p_search: brand.name });
+      for (const ad of ads) await client.rpc('get_ad', { p_id: ad.id });
+      await client.from('ads_with_flags').select('*');
+      await client.from('ads').select('id, brand_id, category_id, created_at, preview_path, width, height, thumbhash');
+      await client.from('brands').select('id, name, logo_path');
+    }
+    for (const user of [null, free]) await restGet(user, 'rpc/list_ads?p_board=library');
+
+    // A clear ad's path shows its shape; the locked ad's id or a neighbour's name in its place leads nowhere.
+    const clearPath = open().display_960_path;
+    expect(clearPath).toBe(`${open().folder}/960.webp`);
+    for (const guess of [`${locked().id}/960.webp`, `${locked().id.replaceAll('-', '')}/960.webp`, `${brand.id}/960.webp`]) {
+      const response = await recordingFetch(`${stack.url}/storage/v1/object/public/ad-images/${guess}`);
+      expect(response.status).toBe(404);
+    }
+    const clearResponse = await recordingFetch(`${stack.url}/storage/v1/object/public/ad-images/${clearPath}`);
+    expect(clearResponse.status).toBe(200);
+
+    const answers = exchanges.map((exchange) => exchange.received).join('\n');
+    expect(answers).toContain(open().folder);
+    for (const ad of ads.filter((_, i) => i >= 2 && i !== 4)) {
+      // Answers to requests that named the folder themselves (and were refused) may echo it; no other may.
+      const all = exchanges.filter((exchange) => !exchange.sent.includes(ad.folder)).map((exchange) => exchange.received).join('\n');
+      expect(all).not.toContain(ad.folder);
+      expect(all).not.toContain(ad.display_480_path);
+      expect(all).not.toContain(ad.display_960_path);
+      expect(all).not.toContain(ad.original_path);
+    }
+  });
+});
+
+describeOnEngines('the paywall: the library comes 60 ads at a time, in pages only the server starts', (ctx) => {
+  let stack: LocalStack;
+  let dataDir: string;
+  let free: TestUser;
+  let brandId: string;
+
+  const clientAs = async (user: TestUser | null): Promise<SupabaseClient> =>
+    createClient(stack.url, stack.config.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: WebSocket as never },
+      global: { headers: user ? { Authorization: `Bearer ${await userToken(stack.config, user)}` } : {} },
+    });
+  type Page = { ads: ListedAd[]; next_cursor: string | null };
+
+  beforeAll(async () => {
+    dataDir = `.tmp/paywall-pages-${process.pid}-${ctx.engine}`;
+    stack = await startLocalStack({ db: ctx.db, port: 0, env: { DATA_DIR: dataDir } });
+    free = await newUser(ctx.db);
+    brandId = (await newBrand(ctx.db)).id;
+    const categoryId = (await newCategory(ctx.db)).id;
+    const start = Date.parse('2026-03-01T00:00:00Z');
+    for (let i = 0; i < 65; i += 1) {
+      await newAdWithFiles(stack, ctx.db, { brandId, categoryId, createdAt: new Date(start - i * 60_000).toISOString() });
+    }
+  });
+  afterAll(async () => {
+    await stack?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves 60 ads with a cursor, then the rest; the cursor fits only its own query and cannot be altered', async () => {
+    for (const client of [await clientAs(null), await clientAs(free)]) {
+      const first = await client.rpc('list_ads', { p_board: 'library' });
+      expect(first.error).toBeNull();
+      const page = first.data as Page;
+      expect(page.ads).toHaveLength(60);
+      expect(page.ads.filter((ad) => ad.is_clear)).toHaveLength(6);
+      expect(page.next_cursor).toEqual(expect.any(String));
+
+      const second = await client.rpc('list_ads', { p_board: 'library', p_cursor: page.next_cursor });
+      expect((second.data as Page).ads).toHaveLength(5);
+      expect((second.data as Page).next_cursor).toBeNull();
+
+      // The same cursor on another query (a brand filter) is refused.
+      const elsewhere = await client.rpc('list_ads', { p_board: 'library', p_brand_id: brandId, p_cursor: page.next_cursor });
+      expect(elsewhere.error).toMatchObject({ code: '22023', details: 'invalid_cursor' });
+
+      // A cursor whose payload is changed to start at another ad, signature kept, is refused.
+      const [payload, signature] = page.next_cursor!.split('.');
+      const altered = { ...JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')), i: page.ads[5]!.id, t: page.ads[5]!.created_at };
+      const forged = await client.rpc('list_ads', {
+        p_board: 'library',
+        p_cursor: `${Buffer.from(JSON.stringify(altered)).toString('base64url')}.${signature}`,
+      });
+      expect(forged.data).toBeNull();
+      expect(forged.error).toMatchObject({ code: '22023', details: 'invalid_cursor' });
+    }
+  });
+});

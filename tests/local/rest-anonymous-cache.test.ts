@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createRestApi, type RestApi } from '../../local/rest/rest-api.ts';
+import { anon, queryAs, userActor } from '../support/acting.ts';
+import { describeOnEngines } from '../support/engines.ts';
+import { newAd, newBrand, newCategory, newPersonas, newTag, newType, type Personas, type TestAd } from '../support/factories.ts';
+import { newLocalConfig, TEST_ORIGIN, userToken } from '../support/local-config.ts';
+
+/**
+ * rest/v1 keeps anonymous answers of the functions the database lists in
+ * private.anonymous_answer_versions (list_ads) until a write to a table they
+ * read commits. Every check compares the API's answer with the same call made
+ * in SQL as the same caller at that moment.
+ */
+describeOnEngines('rest/v1 cache of anonymous list_ads answers', (ctx) => {
+  let config: Awaited<ReturnType<typeof newLocalConfig>>;
+  let api: RestApi;
+  let people: Personas;
+  let brandId: string;
+  let categoryId: string;
+  let typeId: string;
+  let tagId: string;
+  const ads: TestAd[] = [];
+
+  const call = (body: Record<string, unknown> = {}, token?: string, headers: Record<string, string> = {}) =>
+    api(new Request(`${TEST_ORIGIN}/rest/v1/rpc/list_ads`, {
+      method: 'POST',
+      headers: { apikey: config.anonKey, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+      body: JSON.stringify(body),
+    }));
+  const anonText = async (body: Record<string, unknown> = {}) => {
+    const response = await call(body);
+    expect(response.status).toBe(200);
+    return response.text();
+  };
+  /** list_ads() as the anonymous visitor, in SQL, now. */
+  const sqlPage = async (brand?: string) =>
+    (await queryAs<{ page: string }>(ctx.db, anon, brand
+      ? 'select public.list_ads(p_brand_id => $1)::text as page'
+      : 'select public.list_ads()::text as page', brand ? [brand] : []))[0]!.page;
+  const version = async () =>
+    (await ctx.db.query<{ version: string }>(`select version::text as version from private.anonymous_answer_versions where function_name = 'list_ads'`)).rows[0]!.version;
+  /** Writes as the table owner with triggers off: data changes, the version does not (only to show what is cached). */
+  const writeWithoutTriggers = (sql: string, params: unknown[]) =>
+    ctx.db.transaction(async (tx) => {
+      await tx.query(`select set_config('session_replication_role', 'replica', true)`);
+      await tx.query(sql, params);
+    });
+
+  beforeAll(async () => {
+    config = await newLocalConfig();
+    api = createRestApi({ db: ctx.db, config });
+    people = await newPersonas(ctx.db);
+    brandId = (await newBrand(ctx.db, 'Cached Brand')).id;
+    categoryId = (await newCategory(ctx.db, 'Cached Category')).id;
+    typeId = (await newType(ctx.db, 'Cached Type')).id;
+    tagId = (await newTag(ctx.db, 'Cached Tag')).id;
+    for (let i = 0; i < 4; i += 1) {
+      ads.push(await newAd(ctx.db, { brandId, categoryId, typeId, createdAt: `2026-03-0${i + 1}T08:00:00Z`, tagIds: [tagId] }));
+    }
+  });
+  afterAll(async () => {
+    await config.cleanup();
+  });
+
+  it('answers a repeated anonymous call from the cache while nothing it reads is written', async () => {
+    const first = await anonText();
+    expect(first).toBe(await sqlPage());
+    // Changed behind the triggers' back: only a cached answer can still show the old name.
+    await writeWithoutTriggers('update public.brands set name = $2 where id = $1', [brandId, 'Renamed Quietly']);
+    expect(await anonText()).toBe(first);
+    expect(first).toContain('Cached Brand');
+    // The next counted write ends it, and the answer is the database's again.
+    await ctx.db.query('update public.brands set name = $2 where id = $1', [brandId, 'Cached Brand']);
+    const after = await anonText();
+    expect(after).toBe(await sqlPage());
+  });
+
+  it('bumps the version on a write to every table list_ads reads, and on nothing else', async () => {
+    const writes: [string, string, unknown[]][] = [
+      ['ads', 'update public.ads set width = width + 1 where id = $1', [ads[0]!.id]],
+      ['ad_tags', 'delete from public.ad_tags where ad_id = $1 and tag_id = $2', [ads[0]!.id, tagId]],
+      ['ad_tags', 'insert into public.ad_tags (ad_id, tag_id) values ($1, $2)', [ads[0]!.id, tagId]],
+      ['tags', 'update public.tags set name = name where id = $1', [tagId]],
+      ['brands', 'update public.brands set logo_path = logo_path where id = $1', [brandId]],
+      ['categories', 'update public.categories set name = name where id = $1', [categoryId]],
+      ['types', 'update public.types set name = name where id = $1', [typeId]],
+      ['settings', `update private.settings set value = value where key = 'cursor_secret'`, []],
+    ];
+    for (const [table, sql, params] of writes) {
+      const before = BigInt(await version());
+      await ctx.db.query(sql, params);
+      // At least once: a write can fire other writes (tag links keep the ads' board flags).
+      expect(BigInt(await version()) > before, table).toBe(true);
+    }
+    // A statement that writes no row of those tables changes nothing.
+    const before = await version();
+    await ctx.db.query('select count(*) from public.ads');
+    await ctx.db.query(`update public.profiles set full_name = full_name where user_id = $1`, [people.free.id]);
+    expect(await version()).toBe(before);
+  });
+
+  it('serves the new answer after each kind of write that changes the page', async () => {
+    const changes: [string, () => Promise<unknown>][] = [
+      ['a new ad', () => newAd(ctx.db, { brandId, categoryId, createdAt: '2026-03-09T08:00:00Z', requiresSubscription: false })],
+      ['an ad made free', () => ctx.db.query('update public.ads set requires_subscription = false where id = $1', [ads[1]!.id])],
+      ['a deleted tag link', () => ctx.db.query('delete from public.ad_tags where ad_id = $1', [ads[2]!.id])],
+      ['a renamed tag', () => ctx.db.query('update public.tags set name = $2 where id = $1', [tagId, 'Renamed Tag'])],
+      ['a renamed brand', () => ctx.db.query('update public.brands set name = $2 where id = $1', [brandId, 'Renamed Brand'])],
+      ['a renamed category', () => ctx.db.query('update public.categories set name = $2 where id = $1', [categoryId, 'Renamed Category'])],
+      ['a renamed type', () => ctx.db.query('update public.types set name = $2 where id = $1', [typeId, 'Renamed Type'])],
+      ['a deleted ad', () => ctx.db.query('delete from public.ads where id = $1', [ads[3]!.id])],
+    ];
+    for (const [change, write] of changes) {
+      const before = await anonText({ p_brand_id: brandId });
+      await write();
+      const after = await anonText({ p_brand_id: brandId });
+      expect(after, change).not.toBe(before);
+      expect(after, change).toBe(await sqlPage(brandId));
+    }
+  });
+
+  it('signs next_cursor with the current secret after the secret changes', async () => {
+    for (let i = 0; i < 60; i += 1) await newAd(ctx.db, { brandId, categoryId, createdAt: `2026-04-01T08:${String(i).padStart(2, '0')}:00Z` });
+    const before = JSON.parse(await anonText()) as { next_cursor: string };
+    expect(before.next_cursor).toMatch(/\./);
+    await ctx.db.query(`update private.settings set value = $1 where key = 'cursor_secret'`, ['a-new-secret-for-cursors']);
+    const after = JSON.parse(await anonText()) as { next_cursor: string };
+    expect(after.next_cursor).not.toBe(before.next_cursor);
+    expect(JSON.stringify(after)).toBe(JSON.stringify(JSON.parse(await sqlPage())));
+    // The new cursor opens the second page; the old one is refused.
+    expect((await call({ p_cursor: after.next_cursor })).status).toBe(200);
+    expect((await call({ p_cursor: before.next_cursor })).status).toBe(400);
+  });
+
+  it('never gives a signed-in caller an anonymous answer, nor one caller’s answer to another', async () => {
+    await anonText();
+    const subscriberToken = await userToken(config, people.subscriber);
+    const freeToken = await userToken(config, people.free);
+    const [subscriberSql] = await queryAs<{ page: string }>(ctx.db, userActor(people.subscriber), 'select public.list_ads()::text as page');
+    const subscriber = await call({}, subscriberToken);
+    expect(await subscriber.text()).toBe(subscriberSql!.page);
+    const free = await (await call({}, freeToken)).text();
+    const [freeSql] = await queryAs<{ page: string }>(ctx.db, userActor(people.free), 'select public.list_ads()::text as page');
+    expect(free).toBe(freeSql!.page);
+    expect(free).not.toBe(subscriberSql!.page);
+    expect(await anonText()).toBe(await sqlPage());
+  });
+
+  it('keys answers by arguments and by the headers that shape them', async () => {
+    const all = await anonText();
+    const brand = await anonText({ p_brand_id: brandId });
+    expect(brand).not.toBe(all);
+    expect(brand).toBe(await sqlPage(brandId));
+    const stripped = await (await call({}, undefined, { accept: 'application/vnd.pgrst.object+json;nulls=stripped' })).text();
+    expect(all).toMatch(/: ?null/);
+    expect(stripped).not.toMatch(/: ?null/);
+    expect(JSON.parse(stripped).ads.map((ad: { id: string }) => ad.id)).toEqual(JSON.parse(all).ads.map((ad: { id: string }) => ad.id));
+    // Errors are not kept: the Black Friday board refuses an anonymous visitor every time.
+    for (let i = 0; i < 2; i += 1) expect((await call({ p_board: 'black-friday' })).status).toBe(401);
+  });
+
+  it('gives every one of many concurrent anonymous calls the same, current answer', async () => {
+    await ctx.db.query('update public.brands set name = $2 where id = $1', [brandId, 'Concurrent Brand']);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => anonText()));
+    const expected = await sqlPage();
+    for (const answer of answers) expect(answer).toBe(expected);
+  });
+
+  it('works without a cache on a database that does not list the function', async () => {
+    await ctx.db.query(`delete from private.anonymous_answer_versions where function_name = 'list_ads'`);
+    await api.reloadSchema();
+    const first = await anonText();
+    await writeWithoutTriggers('update public.brands set name = $2 where id = $1', [brandId, 'Uncached Brand']);
+    const second = await anonText();
+    expect(second).not.toBe(first);
+    expect(second).toBe(await sqlPage());
+    await ctx.db.query(`drop table private.anonymous_answer_versions cascade`);
+    await api.reloadSchema();
+    await writeWithoutTriggers('update public.brands set name = $2 where id = $1', [brandId, 'Still Uncached']);
+    expect(await anonText()).toBe(await sqlPage());
+    expect(await anonText()).toContain('Still Uncached');
+  });
+});

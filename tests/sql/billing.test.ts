@@ -1,0 +1,226 @@
+import { randomBytes } from 'node:crypto';
+import { expect, it } from 'vitest';
+import type { Database } from '../../local/db/database.ts';
+import { describeOnEngines } from '../support/engines.ts';
+import { anon, expectPgError, queryAs, serviceRole, userActor } from '../support/acting.ts';
+import { newUser } from '../support/factories.ts';
+import type { TestUser } from '../support/factories.ts';
+
+const unique = () => randomBytes(5).toString('hex');
+const inDays = (days: number) => Math.floor(Date.now() / 1000) + days * 86_400;
+
+interface SnapshotFields {
+  user_id: string;
+  stripe_customer_id: string;
+  stripe_subscription_id: string;
+  status: string;
+  tier: string;
+  price_id: string;
+  current_period_end: number | null;
+  cancel_at_period_end: boolean;
+  trial_end: number | null;
+}
+
+const trialSnapshot = (user: TestUser, ids: { customer: string; subscription: string }): SnapshotFields => ({
+  user_id: user.id,
+  stripe_customer_id: ids.customer,
+  stripe_subscription_id: ids.subscription,
+  status: 'trialing',
+  tier: 'monthly',
+  price_id: 'price_obyect_monthly',
+  current_period_end: inDays(7),
+  cancel_at_period_end: false,
+  trial_end: inDays(7),
+});
+
+/** Calls the function as the stripe-webhook function does: as the service role. */
+async function applyEvent(
+  db: Database,
+  event: { id: string; type: string; created: number } | null,
+  snapshot: Partial<SnapshotFields> | null,
+): Promise<string> {
+  const [row] = await queryAs<{ outcome: string }>(db, serviceRole, 'select public.apply_stripe_event($1, $2, $3, $4) as outcome', [
+    event?.id ?? null,
+    event?.type ?? null,
+    event?.created ?? null,
+    snapshot === null ? null : JSON.stringify(snapshot),
+  ]);
+  return row!.outcome;
+}
+
+async function subscriptionRow(db: Database, subscriptionId: string) {
+  const { rows } = await db.query<{
+    status: string;
+    tier: string;
+    cancel_at_period_end: boolean;
+    stripe_event_created: string;
+    current_period_end: string | null;
+    trial_end: string | null;
+  }>(
+    `select status, tier, cancel_at_period_end, stripe_event_created, current_period_end, trial_end
+       from public.subscriptions where stripe_subscription_id = $1`,
+    [subscriptionId],
+  );
+  return rows[0] ?? null;
+}
+
+const hasValidAccess = async (db: Database, user: TestUser) =>
+  (await queryAs<{ access: boolean }>(db, userActor(user), 'select public.has_valid_access() as access'))[0]!.access;
+
+describeOnEngines('billing: the webhook write', (ctx) => {
+  const ids = () => ({ customer: `cus_${unique()}`, subscription: `sub_${unique()}` });
+  const event = (type: string, created: number) => ({ id: `evt_${unique()}`, type, created });
+
+  it('records the event, links the customer and creates the subscription that grants access', async () => {
+    const user = await newUser(ctx.db);
+    const stripe = ids();
+    const created = event('customer.subscription.created', 1_000);
+    expect(await applyEvent(ctx.db, created, trialSnapshot(user, stripe))).toBe('applied');
+    expect(await subscriptionRow(ctx.db, stripe.subscription)).toMatchObject({ status: 'trialing', tier: 'monthly', stripe_event_created: '1000' });
+    const { rows: customers } = await ctx.db.query('select stripe_customer_id from public.billing_customers where user_id = $1', [user.id]);
+    expect(customers).toEqual([{ stripe_customer_id: stripe.customer }]);
+    const { rows: events } = await ctx.db.query('select type from public.processed_webhook_events where event_id = $1', [created.id]);
+    expect(events).toEqual([{ type: 'customer.subscription.created' }]);
+    expect(await hasValidAccess(ctx.db, user)).toBe(true);
+  });
+
+  it('applies the same event id once: the second delivery is a duplicate and changes nothing', async () => {
+    const user = await newUser(ctx.db);
+    const stripe = ids();
+    const updated = event('customer.subscription.updated', 2_000);
+    expect(await applyEvent(ctx.db, updated, trialSnapshot(user, stripe))).toBe('applied');
+    expect(await applyEvent(ctx.db, updated, { ...trialSnapshot(user, stripe), status: 'canceled' })).toBe('duplicate');
+    expect((await subscriptionRow(ctx.db, stripe.subscription))!.status).toBe('trialing');
+  });
+
+  it('keeps the state of a later event when an earlier one arrives late, and still records the late one', async () => {
+    const user = await newUser(ctx.db);
+    const stripe = ids();
+    expect(await applyEvent(ctx.db, event('customer.subscription.updated', 3_000), { ...trialSnapshot(user, stripe), cancel_at_period_end: true })).toBe(
+      'applied',
+    );
+    const late = event('customer.subscription.created', 2_999);
+    expect(await applyEvent(ctx.db, late, trialSnapshot(user, stripe))).toBe('stale');
+    expect(await subscriptionRow(ctx.db, stripe.subscription)).toMatchObject({ cancel_at_period_end: true, stripe_event_created: '3000' });
+    const { rows } = await ctx.db.query('select 1 from public.processed_webhook_events where event_id = $1', [late.id]);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('applies an event created in the same second as the stored one', async () => {
+    const user = await newUser(ctx.db);
+    const stripe = ids();
+    await applyEvent(ctx.db, event('customer.subscription.created', 4_000), trialSnapshot(user, stripe));
+    expect(await applyEvent(ctx.db, event('customer.subscription.updated', 4_000), { ...trialSnapshot(user, stripe), status: 'active' })).toBe('applied');
+    expect((await subscriptionRow(ctx.db, stripe.subscription))!.status).toBe('active');
+  });
+
+  it("applies a state from the functions' own Stripe answer without an event, keeping the stored event time", async () => {
+    const user = await newUser(ctx.db);
+    const stripe = ids();
+    await applyEvent(ctx.db, event('customer.subscription.created', 5_000), trialSnapshot(user, stripe));
+    expect(await applyEvent(ctx.db, null, { ...trialSnapshot(user, stripe), cancel_at_period_end: true })).toBe('applied');
+    expect(await subscriptionRow(ctx.db, stripe.subscription)).toMatchObject({ cancel_at_period_end: true, stripe_event_created: '5000' });
+    // The webhook that confirms the change still applies.
+    expect(await applyEvent(ctx.db, event('customer.subscription.updated', 5_001), { ...trialSnapshot(user, stripe), cancel_at_period_end: true })).toBe(
+      'applied',
+    );
+  });
+
+  it('takes a canceled state: the user loses access at once', async () => {
+    const user = await newUser(ctx.db);
+    const stripe = ids();
+    await applyEvent(ctx.db, event('customer.subscription.created', 6_000), trialSnapshot(user, stripe));
+    expect(await hasValidAccess(ctx.db, user)).toBe(true);
+    await applyEvent(ctx.db, event('customer.subscription.deleted', 6_001), { ...trialSnapshot(user, stripe), status: 'canceled' });
+    expect(await hasValidAccess(ctx.db, user)).toBe(false);
+  });
+
+  it('records an event without a subscription state', async () => {
+    const trialWillEnd = event('customer.subscription.trial_will_end', 7_000);
+    expect(await applyEvent(ctx.db, trialWillEnd, null)).toBe('recorded');
+    expect(await applyEvent(ctx.db, trialWillEnd, null)).toBe('duplicate');
+  });
+
+  it('records the event but answers unknown_user for a user deleted meanwhile', async () => {
+    const user = await newUser(ctx.db);
+    await ctx.db.query('delete from auth.users where id = $1', [user.id]);
+    const stripe = ids();
+    expect(await applyEvent(ctx.db, event('customer.subscription.updated', 8_000), trialSnapshot(user, stripe))).toBe('unknown_user');
+    expect(await subscriptionRow(ctx.db, stripe.subscription)).toBeNull();
+  });
+
+  it('does not move a user to another customer: the first link stays', async () => {
+    const user = await newUser(ctx.db);
+    const first = ids();
+    await applyEvent(ctx.db, event('customer.subscription.created', 9_000), trialSnapshot(user, first));
+    await applyEvent(ctx.db, event('customer.subscription.created', 9_001), trialSnapshot(user, ids()));
+    const { rows } = await ctx.db.query('select stripe_customer_id from public.billing_customers where user_id = $1', [user.id]);
+    expect(rows).toEqual([{ stripe_customer_id: first.customer }]);
+  });
+
+  const badInputs: { name: string; event: { id: string; type: string; created: number } | null; snapshot: Partial<SnapshotFields> | null; detail: string }[] = [
+    { name: 'neither an event nor a state', event: null, snapshot: null, detail: 'invalid_stripe_event' },
+    { name: 'an event without a type', event: { id: 'evt_x', type: '', created: 1 }, snapshot: null, detail: 'invalid_stripe_event' },
+    { name: 'a negative event time', event: { id: 'evt_y', type: 'invoice.paid', created: -1 }, snapshot: null, detail: 'invalid_stripe_event' },
+    { name: 'a state without a user id', event: null, snapshot: { stripe_customer_id: 'cus_1', stripe_subscription_id: 'sub_1', price_id: 'p', status: 'active', tier: 'monthly' }, detail: 'invalid_subscription_state' },
+    { name: 'an unknown status', event: null, snapshot: { user_id: '00000000-0000-4000-8000-000000000000', stripe_customer_id: 'cus_1', stripe_subscription_id: 'sub_1', price_id: 'p', status: 'gone', tier: 'monthly' }, detail: 'unknown_subscription_status' },
+    { name: 'an unknown tier', event: null, snapshot: { user_id: '00000000-0000-4000-8000-000000000000', stripe_customer_id: 'cus_1', stripe_subscription_id: 'sub_1', price_id: 'p', status: 'active', tier: 'weekly' }, detail: 'unknown_subscription_tier' },
+  ];
+  for (const bad of badInputs) {
+    it(`refuses ${bad.name} with 22023 and changes nothing`, async () => {
+      const before = (await ctx.db.query('select count(*)::int as n from public.processed_webhook_events')).rows[0];
+      await expectPgError(applyEvent(ctx.db, bad.event, bad.snapshot), { code: '22023', detail: bad.detail });
+      expect((await ctx.db.query('select count(*)::int as n from public.processed_webhook_events')).rows[0]).toEqual(before);
+    });
+  }
+
+  it('may be called by the service role only', async () => {
+    const user = await newUser(ctx.db);
+    for (const actor of [anon, userActor(user)]) {
+      await expectPgError(
+        queryAs(ctx.db, actor, `select public.apply_stripe_event('evt_forged', 'customer.subscription.created', 1, $1)`, [
+          JSON.stringify(trialSnapshot(user, ids())),
+        ]),
+        { code: '42501', message: /permission denied for function apply_stripe_event/ },
+      );
+    }
+    expect(await hasValidAccess(ctx.db, user)).toBe(false);
+  });
+});
+
+describeOnEngines('billing: linking a user to a Stripe customer', (ctx) => {
+  const link = (userId: string | null, customerId: string | null) =>
+    queryAs<{ customer: string }>(ctx.db, serviceRole, 'select public.link_billing_customer($1, $2) as customer', [userId, customerId]).then(
+      (rows) => rows[0]!.customer,
+    );
+
+  it('links a user once and answers the first customer to later calls', async () => {
+    const user = await newUser(ctx.db);
+    expect(await link(user.id, 'cus_first')).toBe('cus_first');
+    expect(await link(user.id, 'cus_second')).toBe('cus_first');
+  });
+
+  it('refuses a customer that belongs to another user', async () => {
+    const owner = await newUser(ctx.db);
+    const other = await newUser(ctx.db);
+    await link(owner.id, 'cus_owned');
+    await expectPgError(link(other.id, 'cus_owned'), { code: 'P0001', detail: 'customer_taken' });
+  });
+
+  it('refuses a missing user and empty ids by name', async () => {
+    await expectPgError(link('00000000-0000-4000-8000-000000000000', 'cus_nobody'), { code: 'PT404', detail: 'user_not_found' });
+    const user = await newUser(ctx.db);
+    await expectPgError(link(user.id, ''), { code: '22023', detail: 'invalid_billing_customer' });
+    await expectPgError(link(null, 'cus_x'), { code: '22023', detail: 'invalid_billing_customer' });
+  });
+
+  it('may be called by the service role only', async () => {
+    const user = await newUser(ctx.db);
+    for (const actor of [anon, userActor(user)]) {
+      await expectPgError(queryAs(ctx.db, actor, `select public.link_billing_customer($1, 'cus_mine')`, [user.id]), {
+        code: '42501',
+        message: /permission denied for function link_billing_customer/,
+      });
+    }
+  });
+});

@@ -1,0 +1,971 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../local/db/database.ts';
+import { describeOnEngines } from '../support/engines.ts';
+import { anon, expectPgError, queryAs, userActor, type Actor } from '../support/acting.ts';
+import { newBoard, newBrand, newCategory, newPersonas, newTag, newType, systemTagId, type Personas } from '../support/factories.ts';
+
+/** One ad as list_ads, get_ad and list_collection_ads return it. */
+interface ListedAd {
+  id: string;
+  brand_id: string;
+  brand_name: string;
+  brand_logo_path: string | null;
+  category_id: string;
+  category_name: string;
+  type_id: string | null;
+  type_name: string | null;
+  tag_names: string[];
+  created_at: string;
+  requires_subscription: boolean;
+  is_black_friday: boolean;
+  is_top_picks: boolean;
+  width: number;
+  height: number;
+  thumbhash: string;
+  preview_path: string;
+  is_clear: boolean;
+  display_480_path: string | null;
+  display_960_path: string | null;
+  saved_at?: string;
+}
+
+interface AdPage {
+  ads: ListedAd[];
+  next_cursor: string | null;
+}
+
+interface ListArgs {
+  board?: string | null;
+  brandId?: string;
+  categoryId?: string;
+  typeId?: string;
+  tagIds?: string[];
+  since?: string;
+  search?: string;
+  cursor?: string;
+}
+
+const listParameters: Record<keyof ListArgs, [string, string]> = {
+  board: ['p_board', 'text'],
+  brandId: ['p_brand_id', 'uuid'],
+  categoryId: ['p_category_id', 'uuid'],
+  typeId: ['p_type_id', 'uuid'],
+  tagIds: ['p_tag_ids', 'uuid[]'],
+  since: ['p_since', 'timestamptz'],
+  search: ['p_search', 'text'],
+  cursor: ['p_cursor', 'text'],
+};
+
+const adKeys = [
+  'id', 'brand_id', 'brand_name', 'brand_logo_path', 'category_id', 'category_name', 'type_id', 'type_name', 'tag_names',
+  'created_at', 'requires_subscription', 'is_black_friday', 'is_top_picks', 'width', 'height', 'thumbhash', 'preview_path',
+  'is_clear', 'display_480_path', 'display_960_path',
+].sort();
+const isoMicros = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const cursorFormat = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{24}$/;
+const utcMicros = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** An ad as the tests know it, to compute what each query must return. */
+interface SeededAd {
+  id: string;
+  createdAt: string;
+  brandId: string;
+  categoryId: string;
+  typeId: string | null;
+  tagIds: string[];
+}
+
+interface AdBatch {
+  count: number;
+  brandId: string;
+  categoryId: string;
+  typeId?: string | null;
+  tagIds?: string[];
+  /** Creation time of the first (oldest) ad of the batch. */
+  start: string;
+  /** Time between consecutive ads; '0' makes them all tie. */
+  step?: string;
+}
+
+/** Newest first, ties broken by id, as the listing orders. */
+const newestFirst = <T extends { createdAt: string; id: string }>(ads: T[]): T[] =>
+  [...ads].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
+const ids = (ads: { id: string }[]) => ads.map((ad) => ad.id);
+const clearFlags = (page: AdPage) => page.ads.map((ad) => ad.is_clear);
+const teaserFlags = (rows: number, clear: number) => Array.from({ length: rows }, (_, i) => i < clear);
+
+/**
+ * A batch of ads in three statements (their storage objects, the ads, their
+ * tags) as the database owner: the factories' one-ad-at-a-time inserts are too
+ * slow for libraries of a hundred ads and more.
+ */
+async function insertAds(db: Database, batch: AdBatch): Promise<SeededAd[]> {
+  const prefix = randomBytes(8).toString('hex');
+  return db.transaction(async (tx) => {
+    await tx.query(
+      `insert into storage.objects (bucket_id, name, metadata)
+       select f.bucket_id, replace(f.pattern, '#', g::text), jsonb_build_object('mimetype', f.mimetype, 'size', 1024)
+         from generate_series(1, $2::int) g
+         cross join (values ('ad-originals', $1::text || '/#/original.jpg', 'image/jpeg'),
+                            ('ad-images', $1::text || '/#/480.webp', 'image/webp'),
+                            ('ad-images', $1::text || '/#/960.webp', 'image/webp'),
+                            ('ad-images', 'previews/' || $1::text || '-#.webp', 'image/webp')) as f (bucket_id, pattern, mimetype)`,
+      [prefix, batch.count],
+    );
+    const { rows } = await tx.query<{ id: string; created_at: string }>(
+      `insert into public.ads (brand_id, category_id, type_id, created_at, original_path, display_480_path, display_960_path,
+                               preview_path, width, height, thumbhash)
+       select $3::uuid, $4::uuid, $5::uuid, $6::timestamptz + (g - 1) * $7::interval, $1::text || '/' || g || '/original.jpg',
+              $1::text || '/' || g || '/480.webp', $1::text || '/' || g || '/960.webp', 'previews/' || $1::text || '-' || g || '.webp',
+              1080, 1350, 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw=='
+         from generate_series(1, $2::int) g
+       returning id, ${utcMicros('created_at')} as created_at`,
+      [prefix, batch.count, batch.brandId, batch.categoryId, batch.typeId ?? null, batch.start, batch.step ?? '1 minute'],
+    );
+    const tagIds = batch.tagIds ?? [];
+    if (tagIds.length > 0) {
+      await tx.query('insert into public.ad_tags (ad_id, tag_id) select a, t from unnest($1::uuid[]) a cross join unnest($2::uuid[]) t', [
+        rows.map((row) => row.id),
+        tagIds,
+      ]);
+    }
+    return rows.map((row) => ({
+      id: row.id,
+      createdAt: row.created_at,
+      brandId: batch.brandId,
+      categoryId: batch.categoryId,
+      typeId: batch.typeId ?? null,
+      tagIds,
+    }));
+  });
+}
+
+/** An empty library: every ad (and with them every unlock and saved item) removed. */
+async function clearLibrary(db: Database): Promise<void> {
+  await db.query('delete from public.ads');
+}
+
+async function setRequiresSubscription(db: Database, adIds: string[], requires: boolean): Promise<void> {
+  await db.query('update public.ads set requires_subscription = $2 where id = any ($1::uuid[])', [adIds, requires]);
+}
+
+async function unlockedIds(db: Database, userId: string): Promise<string[]> {
+  const { rows } = await db.query<{ ad_id: string }>('select ad_id from public.ad_unlocks where user_id = $1 order by ad_id', [userId]);
+  return rows.map((row) => row.ad_id);
+}
+
+async function unlockCount(db: Database): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('select count(*)::int as n from public.ad_unlocks');
+  return rows[0]!.n;
+}
+
+type Viewer = 'anonymous' | keyof Personas;
+const teaserViewers: Viewer[] = ['anonymous', 'free', 'flagged', 'expired'];
+const entitledViewers: Viewer[] = ['trialing', 'subscriber', 'cancelledInPeriod', 'admin'];
+
+describeOnEngines('listing ads', (ctx) => {
+  let people: Personas;
+  const who = (viewer: Viewer): Actor => (viewer === 'anonymous' ? anon : userActor(people[viewer]));
+
+  async function listAds(viewer: Viewer, args: ListArgs = {}): Promise<AdPage> {
+    const named: string[] = [];
+    const params: unknown[] = [];
+    for (const [key, [name, type]] of Object.entries(listParameters) as [keyof ListArgs, [string, string]][]) {
+      if (args[key] === undefined) continue;
+      params.push(args[key]);
+      named.push(`${name} => $${params.length}::${type}`);
+    }
+    const [row] = await queryAs<{ page: AdPage }>(ctx.db, who(viewer), `select public.list_ads(${named.join(', ')}) as page`, params);
+    return row!.page;
+  }
+
+  /** Every page of a query, following next_cursor to the end. */
+  async function listAllPages(viewer: Viewer, args: ListArgs = {}): Promise<AdPage[]> {
+    const pages = [await listAds(viewer, args)];
+    while (pages.at(-1)!.next_cursor !== null) {
+      if (pages.length > 20) throw new Error('The listing does not end');
+      pages.push(await listAds(viewer, { ...args, cursor: pages.at(-1)!.next_cursor! }));
+    }
+    return pages;
+  }
+
+  async function getAd(viewer: Viewer, id: string): Promise<ListedAd | null> {
+    const [row] = await queryAs<{ ad: ListedAd | null }>(ctx.db, who(viewer), 'select public.get_ad($1) as ad', [id]);
+    return row!.ad;
+  }
+
+  async function neighbours(viewer: Viewer, id: string): Promise<{ previous_id: string; next_id: string }> {
+    const [row] = await queryAs<{ n: { previous_id: string; next_id: string } }>(
+      ctx.db, who(viewer), 'select public.get_ad_neighbours($1) as n', [id]);
+    return row!.n;
+  }
+
+  async function listCollection(viewer: Viewer, collectionId: string, cursor?: string): Promise<AdPage> {
+    const [row] = await queryAs<{ page: AdPage }>(
+      ctx.db, who(viewer), 'select public.list_collection_ads($1, $2) as page', [collectionId, cursor ?? null]);
+    return row!.page;
+  }
+
+  /** Pages of a listing as one list, checking the page sizes and cursors on the way. */
+  function concatenatePages(pages: AdPage[]): ListedAd[] {
+    pages.forEach((page, index) => {
+      const last = index === pages.length - 1;
+      if (!last) {
+        expect(page.ads).toHaveLength(60);
+        expect(page.next_cursor).toMatch(cursorFormat);
+      } else {
+        expect(page.ads.length).toBeLessThanOrEqual(60);
+        expect(page.next_cursor).toBeNull();
+      }
+    });
+    const all = pages.flatMap((page) => page.ads);
+    expect(new Set(ids(all)).size).toBe(all.length);
+    return all;
+  }
+
+  beforeAll(async () => {
+    people = await ctx.db.transaction((tx) => newPersonas(tx));
+  });
+
+  describe('the library, page by page', () => {
+    let brandId: string;
+    let categoryId: string;
+
+    beforeAll(async () => {
+      brandId = (await newBrand(ctx.db)).id;
+      categoryId = (await newCategory(ctx.db)).id;
+    });
+
+    it('lists a 61-ad library newest first by created_at then id: a page of 60 with a cursor, then the last ad', async () => {
+      await clearLibrary(ctx.db);
+      const spread = await insertAds(ctx.db, { count: 51, brandId, categoryId, start: '2026-01-01T00:00:00Z' });
+      // Ten ads created at the same instant straddle the page boundary: the id decides their order.
+      const tied = await insertAds(ctx.db, { count: 10, brandId, categoryId, start: '2025-12-01T00:00:00Z', step: '0' });
+      const expected = newestFirst([...spread, ...tied]);
+
+      const first = await listAds('subscriber');
+      expect(ids(first.ads)).toEqual(ids(expected.slice(0, 60)));
+      expect(first.next_cursor).toMatch(cursorFormat);
+      const second = await listAds('subscriber', { cursor: first.next_cursor! });
+      expect(ids(second.ads)).toEqual([expected[60]!.id]);
+      expect(second.next_cursor).toBeNull();
+    });
+
+    it('ends a 120-ad library after two full pages, with no empty page after the last', async () => {
+      await clearLibrary(ctx.db);
+      const expected = newestFirst(await insertAds(ctx.db, { count: 120, brandId, categoryId, start: '2026-01-01T00:00:00Z' }));
+
+      const pages = await listAllPages('anonymous');
+      expect(pages).toHaveLength(2);
+      expect(ids(concatenatePages(pages))).toEqual(ids(expected));
+      expect(pages[1]!.ads).toHaveLength(60);
+      expect(pages[1]!.next_cursor).toBeNull();
+    });
+
+    it('returns one empty page for an empty library', async () => {
+      await clearLibrary(ctx.db);
+      expect(await listAds('free')).toEqual({ ads: [], next_cursor: null });
+    });
+  });
+
+  describe('the teaser', () => {
+    let library: SeededAd[];
+    let topPicks: SeededAd[];
+
+    beforeAll(async () => {
+      await clearLibrary(ctx.db);
+      const brandId = (await newBrand(ctx.db)).id;
+      const categoryId = (await newCategory(ctx.db)).id;
+      const topPicksTag = await systemTagId(ctx.db, 'top_picks');
+      // 65 library ads (pages of 60 and 5); 11 of them, library positions 20 to 30, are the Top Picks (one page of 11).
+      const newer = await insertAds(ctx.db, { count: 19, brandId, categoryId, start: '2026-03-01T00:00:00Z' });
+      topPicks = newestFirst(
+        await insertAds(ctx.db, { count: 11, brandId, categoryId, start: '2026-02-01T00:00:00Z', tagIds: [topPicksTag] }));
+      const older = await insertAds(ctx.db, { count: 35, brandId, categoryId, start: '2026-01-01T00:00:00Z' });
+      library = newestFirst([...newer, ...topPicks, ...older]);
+    });
+
+    it('shows the first ceil(10%) of each page clear to anonymous, free, flagged and expired viewers (6 of 60, 1 of 5, 2 of 11)', async () => {
+      for (const viewer of teaserViewers) {
+        const pages = await listAllPages(viewer);
+        expect(ids(concatenatePages(pages))).toEqual(ids(library));
+        expect(clearFlags(pages[0]!)).toEqual(teaserFlags(60, 6));
+        expect(clearFlags(pages[1]!)).toEqual(teaserFlags(5, 1));
+
+        const board = await listAds(viewer, { board: 'top-picks' });
+        expect(ids(board.ads)).toEqual(ids(topPicks));
+        expect(clearFlags(board)).toEqual(teaserFlags(11, 2));
+      }
+    });
+
+    it('shows every row clear to trialing, subscriber, cancelled-in-period and admin viewers, and records no unlock for them', async () => {
+      for (const viewer of entitledViewers) {
+        const pages = await listAllPages(viewer);
+        expect(ids(concatenatePages(pages))).toEqual(ids(library));
+        expect(pages.flatMap(clearFlags).every(Boolean)).toBe(true);
+        expect(clearFlags(await listAds(viewer, { board: 'top-picks' })).every(Boolean)).toBe(true);
+        expect(await unlockedIds(ctx.db, people[viewer as keyof Personas].id)).toEqual([]);
+      }
+    });
+
+    it('gives a locked row its preview, size and thumbhash but no display path, and a clear row both display paths', async () => {
+      const page = await listAds('anonymous');
+      const { rows } = await ctx.db.query<{ id: string; display_480_path: string; display_960_path: string; preview_path: string }>(
+        'select id, display_480_path, display_960_path, preview_path from public.ads where id = any ($1::uuid[])',
+        [[page.ads[0]!.id, page.ads[6]!.id]],
+      );
+      const stored = new Map(rows.map((row) => [row.id, row]));
+      const clear = page.ads[0]!;
+      const locked = page.ads[6]!;
+      expect(clear).toMatchObject({
+        is_clear: true,
+        display_480_path: stored.get(clear.id)!.display_480_path,
+        display_960_path: stored.get(clear.id)!.display_960_path,
+        preview_path: stored.get(clear.id)!.preview_path,
+      });
+      expect(locked).toMatchObject({
+        is_clear: false,
+        display_480_path: null,
+        display_960_path: null,
+        preview_path: stored.get(locked.id)!.preview_path,
+        width: 1080,
+        height: 1350,
+        thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==',
+      });
+      // Every locked row of the page, not just one, goes without a display path.
+      for (const ad of page.ads.filter((row) => !row.is_clear)) {
+        expect([ad.display_480_path, ad.display_960_path]).toEqual([null, null]);
+      }
+    });
+
+    it('always shows ads that do not require a subscription clear, on top of the teaser, filtered or not', async () => {
+      const free = [library[29]!.id, library[62]!.id];
+      await setRequiresSubscription(ctx.db, free, false);
+      try {
+        const pages = await listAllPages('anonymous');
+        expect(ids(pages[0]!.ads.filter((ad) => ad.is_clear))).toEqual([...ids(library.slice(0, 6)), free[0]]);
+        expect(ids(pages[1]!.ads.filter((ad) => ad.is_clear))).toEqual([library[60]!.id, free[1]]);
+        const filtered = concatenatePages(await listAllPages('anonymous', { brandId: library[0]!.brandId }));
+        expect(ids(filtered.filter((ad) => ad.is_clear))).toEqual(free);
+        expect(filtered.filter((ad) => ad.is_clear).every((ad) => ad.display_480_path !== null)).toBe(true);
+      } finally {
+        await setRequiresSubscription(ctx.db, free, true);
+      }
+    });
+  });
+
+  describe('rule (d): what a signed-in viewer was served clear stays clear', () => {
+    let library: SeededAd[];
+    let teaser: string[];
+
+    beforeAll(async () => {
+      await clearLibrary(ctx.db);
+      const brandId = (await newBrand(ctx.db)).id;
+      const categoryId = (await newCategory(ctx.db)).id;
+      library = newestFirst(await insertAds(ctx.db, { count: 65, brandId, categoryId, start: '2026-01-01T00:00:00Z' }));
+      teaser = [...ids(library.slice(0, 6)), library[60]!.id];
+    });
+
+    it('records an unlock for exactly the teaser rows a free user was served, and none for anonymous visitors', async () => {
+      const before = await unlockCount(ctx.db);
+      await listAllPages('anonymous');
+      expect(await unlockCount(ctx.db)).toBe(before);
+
+      await listAllPages('free');
+      expect(await unlockedIds(ctx.db, people.free.id)).toEqual([...teaser].sort());
+      expect(await unlockCount(ctx.db)).toBe(before + teaser.length);
+      // Listing again adds nothing.
+      await listAllPages('free');
+      expect(await unlockCount(ctx.db)).toBe(before + teaser.length);
+    });
+
+    it('keeps those ads clear for that user in a filtered list, on the ad page and on their boards, and only for them', async () => {
+      const filtered = concatenatePages(await listAllPages('free', { brandId: library[0]!.brandId }));
+      expect(ids(filtered)).toEqual(ids(library));
+      expect(ids(filtered.filter((ad) => ad.is_clear))).toEqual(teaser);
+
+      expect((await getAd('free', teaser[0]!))!.is_clear).toBe(true);
+      expect((await getAd('free', teaser[6]!))!.display_960_path).not.toBeNull();
+      expect((await getAd('free', library[6]!.id))!.is_clear).toBe(false);
+
+      const board = await newBoard(ctx.db, people.free, `Board ${randomUUID()}`);
+      const saved = [library[0]!.id, library[10]!.id, library[60]!.id, library[64]!.id];
+      await ctx.db.query('insert into public.user_collection_items (collection_id, ad_id) select $1, unnest($2::uuid[])', [board, saved]);
+      const page = await listCollection('free', board);
+      expect(page.ads.filter((ad) => ad.is_clear).map((ad) => ad.id).sort()).toEqual([library[0]!.id, library[60]!.id].sort());
+
+      // Another signed-in user who was served nothing sees the same ads locked.
+      const others = concatenatePages(await listAllPages('other', { brandId: library[0]!.brandId }));
+      expect(others.some((ad) => ad.is_clear)).toBe(false);
+      expect((await getAd('other', teaser[0]!))!.is_clear).toBe(false);
+    });
+  });
+
+  describe('filters, search and cursors', () => {
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    const at = (minutes: number) => new Date(start + minutes * 60_000).toISOString();
+    const notBefore = (ad: SeededAd, since: string) => Date.parse(ad.createdAt) >= Date.parse(since);
+    interface Names { brands: Map<string, string>; categories: Map<string, string>; tags: Map<string, string> }
+    const names: Names = { brands: new Map(), categories: new Map(), tags: new Map() };
+    let model: SeededAd[];
+    let blackFriday: SeededAd[];
+    let freeAds: string[];
+    const d = {} as Record<'acme' | 'bolt' | 'apparel' | 'beauty' | 'odds' | 'video' | 'still' | 'pastel' | 'quirky' | 'fuel', string>
+      & Record<'percent' | 'percentDecoy' | 'underscore' | 'underscoreDecoy' | 'backslash' | 'backslashDecoy', string>;
+
+    beforeAll(async () => {
+      await clearLibrary(ctx.db);
+      const named = async (map: Map<string, string>, make: Promise<{ id: string; name: string }>) => {
+        const row = await make;
+        map.set(row.id, row.name);
+        return row.id;
+      };
+      d.acme = await named(names.brands, newBrand(ctx.db, 'Acme Rockets'));
+      d.bolt = await named(names.brands, newBrand(ctx.db, 'Bolt Shoes'));
+      d.percent = await named(names.brands, newBrand(ctx.db, 'Fifty%Off'));
+      d.percentDecoy = await named(names.brands, newBrand(ctx.db, 'FiftyXOff'));
+      d.underscore = await named(names.brands, newBrand(ctx.db, '50_50 Club'));
+      d.underscoreDecoy = await named(names.brands, newBrand(ctx.db, '5005 Club'));
+      d.backslash = await named(names.brands, newBrand(ctx.db, 'Back\\Slash Co'));
+      d.backslashDecoy = await named(names.brands, newBrand(ctx.db, 'BackSlash Ltd'));
+      d.apparel = await named(names.categories, newCategory(ctx.db, 'Apparel'));
+      d.beauty = await named(names.categories, newCategory(ctx.db, 'Beauty Kits'));
+      d.odds = await named(names.categories, newCategory(ctx.db, 'Odds'));
+      d.pastel = await named(names.tags, newTag(ctx.db, 'Pastel'));
+      d.quirky = await named(names.tags, newTag(ctx.db, 'Quirky'));
+      d.fuel = await named(names.tags, newTag(ctx.db, 'Rocket Fuel'));
+      d.video = (await newType(ctx.db, 'Video')).id;
+      d.still = (await newType(ctx.db, 'Still')).id;
+      const blackFridayTag = await systemTagId(ctx.db, 'black_friday');
+
+      model = [
+        ...(await insertAds(ctx.db, { count: 70, brandId: d.acme, categoryId: d.apparel, typeId: d.video, tagIds: [d.pastel, d.quirky], start: at(0), step: '2 minutes' })),
+        ...(await insertAds(ctx.db, { count: 70, brandId: d.bolt, categoryId: d.beauty, tagIds: [d.pastel], start: at(1), step: '2 minutes' })),
+        ...(await insertAds(ctx.db, { count: 25, brandId: d.acme, categoryId: d.beauty, typeId: d.still, tagIds: [d.quirky, d.fuel], start: at(0.5), step: '4 minutes' })),
+        // Five ads at one instant, so ties meet the filters too.
+        ...(await insertAds(ctx.db, { count: 5, brandId: d.bolt, categoryId: d.apparel, typeId: d.video, start: at(50), step: '0' })),
+      ];
+      for (const brandId of [d.percent, d.percentDecoy, d.underscore, d.underscoreDecoy, d.backslash, d.backslashDecoy]) {
+        model.push(...(await insertAds(ctx.db, { count: 2, brandId, categoryId: d.odds, start: at(300) })));
+      }
+      // Black Friday ads share the brands, category, type and tags of library ads, and must never show with them.
+      blackFriday = await insertAds(ctx.db, {
+        count: 8, brandId: d.acme, categoryId: d.beauty, typeId: d.still, tagIds: [d.quirky, d.fuel, d.pastel, blackFridayTag], start: at(10),
+      });
+      model = newestFirst(model);
+      freeAds = [model[3]!.id, model[100]!.id];
+      await setRequiresSubscription(ctx.db, freeAds, false);
+    });
+
+    const matches = (ad: SeededAd, search: string) => {
+      const needle = search.toLowerCase();
+      return [names.brands.get(ad.brandId), names.categories.get(ad.categoryId), ...ad.tagIds.map((id) => names.tags.get(id))]
+        .some((name) => name !== undefined && name.toLowerCase().includes(needle));
+    };
+
+    /** A query, the ads it must return, and how many pages of 60 that makes. */
+    interface FilterCase { title: string; args: () => ListArgs; keeps: (ad: SeededAd) => boolean; pages: number }
+    const filterCases: FilterCase[] = [
+      { title: 'brand', args: () => ({ brandId: d.acme }), keeps: (ad) => ad.brandId === d.acme, pages: 2 },
+      { title: 'category', args: () => ({ categoryId: d.beauty }), keeps: (ad) => ad.categoryId === d.beauty, pages: 2 },
+      { title: 'type', args: () => ({ typeId: d.video }), keeps: (ad) => ad.typeId === d.video, pages: 2 },
+      { title: 'one tag alone', args: () => ({ tagIds: [d.pastel] }), keeps: (ad) => ad.tagIds.includes(d.pastel), pages: 3 },
+      {
+        title: 'all of two tags',
+        args: () => ({ tagIds: [d.quirky, d.pastel] }),
+        keeps: (ad) => ad.tagIds.includes(d.quirky) && ad.tagIds.includes(d.pastel),
+        pages: 2,
+      },
+      {
+        title: 'a tag with a category',
+        args: () => ({ tagIds: [d.quirky], categoryId: d.beauty }),
+        keeps: (ad) => ad.tagIds.includes(d.quirky) && ad.categoryId === d.beauty,
+        pages: 1,
+      },
+      {
+        title: 'a tag with a brand and a date',
+        args: () => ({ tagIds: [d.pastel], brandId: d.bolt, since: at(20) }),
+        keeps: (ad) => ad.tagIds.includes(d.pastel) && ad.brandId === d.bolt && notBefore(ad, at(20)),
+        pages: 1,
+      },
+      { title: 'date', args: () => ({ since: at(40) }), keeps: (ad) => notBefore(ad, at(40)), pages: 3 },
+      { title: 'search on a brand name, any case', args: () => ({ search: 'ACME rock' }), keeps: (ad) => matches(ad, 'acme rock'), pages: 2 },
+      { title: 'search on a category name', args: () => ({ search: 'beauty' }), keeps: (ad) => matches(ad, 'beauty'), pages: 2 },
+      { title: 'search on a tag name', args: () => ({ search: 'astel' }), keeps: (ad) => matches(ad, 'astel'), pages: 3 },
+      {
+        title: 'search matching a brand and a tag of the same ads',
+        args: () => ({ search: '  Rocket ' }),
+        keeps: (ad) => matches(ad, 'rocket'),
+        pages: 2,
+      },
+      {
+        title: 'search with a type and a date',
+        args: () => ({ search: 'a', typeId: d.video, since: at(30) }),
+        keeps: (ad) => matches(ad, 'a') && ad.typeId === d.video && notBefore(ad, at(30)),
+        pages: 1,
+      },
+    ];
+
+    it.each(filterCases)('filters by $title, paging through every result once, newest first ($pages pages)', async ({ args, keeps, pages }) => {
+      const expected = model.filter(keeps);
+      expect(Math.max(1, Math.ceil(expected.length / 60))).toBe(pages);
+      const listed = await listAllPages('subscriber', args());
+      expect(listed).toHaveLength(pages);
+      expect(ids(concatenatePages(listed))).toEqual(ids(expected));
+    });
+
+    it('never unlocks a row with a filter or a search: only ads without a subscription requirement are clear', async () => {
+      for (const viewer of teaserViewers) {
+        for (const { args } of filterCases) {
+          const rows = concatenatePages(await listAllPages(viewer, args()));
+          const clear = rows.filter((ad) => ad.is_clear);
+          expect(ids(clear)).toEqual(ids(rows).filter((id) => freeAds.includes(id)));
+          expect(rows.filter((ad) => !ad.is_clear).every((ad) => ad.display_480_path === null && ad.display_960_path === null)).toBe(true);
+        }
+      }
+      expect(await unlockCount(ctx.db)).toBe(0);
+    });
+
+    it('treats %, _ and \\ in a search as the characters themselves, not as wildcards', async () => {
+      const brandsFound = async (search: string) =>
+        [...new Set(concatenatePages(await listAllPages('subscriber', { search })).map((ad) => ad.brand_name))].sort();
+      expect(await brandsFound('y%O')).toEqual(['Fifty%Off']);
+      expect(await brandsFound('%')).toEqual(['Fifty%Off']);
+      expect(await brandsFound('0_5')).toEqual(['50_50 Club']);
+      expect(await brandsFound('_')).toEqual(['50_50 Club']);
+      expect(await brandsFound('k\\S')).toEqual(['Back\\Slash Co']);
+      expect(await brandsFound('\\')).toEqual(['Back\\Slash Co']);
+      expect(await brandsFound('nothing like this')).toEqual([]);
+    });
+
+    it('keeps Black Friday ads out of every library query', async () => {
+      const bf = new Set(ids(blackFriday));
+      for (const args of [{}, { brandId: d.acme }, { tagIds: [d.fuel] }, { search: 'rocket' }, { search: 'black friday' }]) {
+        const rows = concatenatePages(await listAllPages('subscriber', args));
+        expect(rows.filter((ad) => bf.has(ad.id))).toEqual([]);
+      }
+      const board = concatenatePages(await listAllPages('subscriber', { board: 'black-friday', tagIds: [d.fuel] }));
+      expect(ids(board)).toEqual(ids(newestFirst(blackFriday)));
+    });
+
+    it('refuses an unknown board and a search longer than 100 characters', async () => {
+      await expectPgError(listAds('subscriber', { board: 'favorites' }), { code: 'P0001', detail: 'unknown_board' });
+      await expectPgError(listAds('subscriber', { board: null }), { code: 'P0001', detail: 'unknown_board' });
+      await expectPgError(listAds('anonymous', { search: 'x'.repeat(101) }), { code: 'P0001', detail: 'search_too_long' });
+      expect((await listAds('anonymous', { search: 'x'.repeat(100) })).ads).toEqual([]);
+    });
+
+    describe('the cursor', () => {
+      const invalidCursor = { code: '22023', detail: 'invalid_cursor' };
+      const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, string>;
+      const encode = (payload: unknown) => Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+
+      it('refuses a cursor whose payload or signature was changed, a random string, an empty one and a huge one', async () => {
+        const first = await listAds('free');
+        const [payload, signature] = first.next_cursor!.split('.') as [string, string];
+        const original = decode(payload);
+        // The payload names the last row of the page.
+        expect(original.i).toBe(first.ads[59]!.id);
+        expect(original.t).toBe(first.ads[59]!.created_at);
+
+        const tampered = [
+          `${encode({ ...original, i: first.ads[5]!.id })}.${signature}`,
+          `${encode({ ...original, t: '2000-01-01T00:00:00.000000Z' })}.${signature}`,
+          // The same payload written differently is not the payload that was signed.
+          `${encode({ q: original.q, t: original.t, i: original.i })}.${signature}`,
+          `${payload}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`,
+          `${payload}.${signature}x`,
+          `${payload}.`,
+          payload,
+          `${payload}.${signature}.${signature}`,
+          'not-a-cursor.at-all',
+          randomBytes(40).toString('base64url'),
+          '',
+          `${'a'.repeat(200_000)}.${signature}`,
+          `${encode({ ...original, pad: 'x'.repeat(2_000) })}.${signature}`,
+        ];
+        for (const cursor of tampered) {
+          await expectPgError(listAds('free', { cursor }), invalidCursor);
+        }
+        // The untouched cursor still works.
+        expect((await listAds('free', { cursor: first.next_cursor! })).ads[0]!.id).toBe(model[60]!.id);
+      });
+
+      it('refuses a filtered query\'s cursor in the unfiltered query, another filter or another board, and the reverse', async () => {
+        const brandCursor = (await listAds('free', { brandId: d.acme })).next_cursor!;
+        const plainCursor = (await listAds('free')).next_cursor!;
+        const searchCursor = (await listAds('free', { search: 'rocket' })).next_cursor!;
+        expect([brandCursor, plainCursor, searchCursor].every((cursor) => cursorFormat.test(cursor))).toBe(true);
+
+        const misuses: [string, ListArgs][] = [
+          [brandCursor, {}],
+          [brandCursor, { brandId: d.bolt }],
+          [brandCursor, { brandId: d.acme, since: at(0) }],
+          // The same id passed as another filter is another query.
+          [brandCursor, { categoryId: d.acme }],
+          [brandCursor, { typeId: d.acme }],
+          [brandCursor, { tagIds: [d.acme] }],
+          [brandCursor, { search: d.acme }],
+          [brandCursor, { brandId: d.acme, board: 'top-picks' }],
+          [plainCursor, { brandId: d.acme }],
+          [plainCursor, { board: 'top-picks' }],
+          [plainCursor, { board: 'black-friday' }],
+          [plainCursor, { search: 'a' }],
+          [searchCursor, { search: 'rockets' }],
+          [searchCursor, {}],
+        ];
+        for (const [cursor, args] of misuses) {
+          await expectPgError(listAds('free', { ...args, cursor }), invalidCursor);
+        }
+        expect((await listAds('free', { brandId: d.acme, cursor: brandCursor })).ads).toHaveLength(35);
+      });
+
+      it('offers no way to ask for more than 60 rows', async () => {
+        const { rows } = await ctx.db.query<{ args: string }>(
+          `select pg_get_function_arguments(p.oid) as args from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+            where n.nspname = 'public' and p.proname in ('list_ads', 'list_collection_ads') order by p.proname`);
+        expect(rows.map((row) => row.args).join(' ')).not.toMatch(/limit|size|count|offset/i);
+        await expectPgError(queryAs(ctx.db, who('free'), 'select public.list_ads(p_limit => 1000)'), { code: '42883' });
+        await expectPgError(queryAs(ctx.db, who('free'), 'select public.list_ads(p_page_size => 1000)'), { code: '42883' });
+      });
+    });
+  });
+
+  describe('search across many names', () => {
+    it('finds the ads of every matching tag, however many tags match', async () => {
+      await clearLibrary(ctx.db);
+      const brandId = (await newBrand(ctx.db)).id;
+      const categoryId = (await newCategory(ctx.db)).id;
+      const ads = await insertAds(ctx.db, { count: 250, brandId, categoryId, start: '2026-01-01T00:00:00Z' });
+      // 250 tags whose names all match the search, one ad each.
+      await ctx.db.query(
+        `with named as (insert into public.tags (name) select 'Zither ' || n from generate_series(1, 250) n returning id, name)
+         insert into public.ad_tags (ad_id, tag_id)
+         select a.id, named.id from unnest($1::uuid[]) with ordinality as a (id, n) join named on named.name = 'Zither ' || a.n`,
+        [ids(ads)],
+      );
+      const found = concatenatePages(await listAllPages('subscriber', { search: 'zither' }));
+      expect(ids(found)).toEqual(ids(newestFirst(ads)));
+    });
+  });
+
+  describe('the themed boards', () => {
+    let library: SeededAd[];
+    let blackFriday: SeededAd[];
+    let topPicks: SeededAd[];
+    let blackFridayTag: string;
+    let topPicksTag: string;
+
+    const boardIds = async (board: string) => ids(concatenatePages(await listAllPages('subscriber', { board })));
+    const flagsOf = async (id: string) =>
+      (await ctx.db.query<{ is_black_friday: boolean; is_top_picks: boolean }>(
+        'select is_black_friday, is_top_picks from public.ads where id = $1', [id])).rows[0]!;
+
+    beforeAll(async () => {
+      await clearLibrary(ctx.db);
+      const brandId = (await newBrand(ctx.db)).id;
+      const categoryId = (await newCategory(ctx.db)).id;
+      blackFridayTag = await systemTagId(ctx.db, 'black_friday');
+      topPicksTag = await systemTagId(ctx.db, 'top_picks');
+      library = await insertAds(ctx.db, { count: 20, brandId, categoryId, start: '2026-01-01T00:00:00Z' });
+      blackFriday = newestFirst(await insertAds(ctx.db, { count: 11, brandId, categoryId, start: '2026-01-01T00:00:30Z', tagIds: [blackFridayTag] }));
+      topPicks = newestFirst(await insertAds(ctx.db, { count: 11, brandId, categoryId, start: '2026-01-01T00:00:45Z', tagIds: [topPicksTag] }));
+      library = newestFirst([...library, ...topPicks]);
+    });
+
+    it('lists the library without the Black Friday ads, and the Black Friday board with only them', async () => {
+      expect(await boardIds('library')).toEqual(ids(library));
+      expect(await boardIds('black-friday')).toEqual(ids(blackFriday));
+    });
+
+    it('sends anonymous visitors to sign in for the Black Friday board', async () => {
+      await expectPgError(listAds('anonymous', { board: 'black-friday' }), { code: '42501', detail: 'sign_in_required' });
+      await expectPgError(listAds('anonymous', { board: 'black-friday', brandId: library[0]!.brandId }), {
+        code: '42501', detail: 'sign_in_required',
+      });
+    });
+
+    it('opens the Black Friday board to a free user with the teaser, and all clear to a flagged user and a subscriber', async () => {
+      for (const viewer of ['free', 'expired'] as const) {
+        const page = await listAds(viewer, { board: 'black-friday' });
+        expect(ids(page.ads)).toEqual(ids(blackFriday));
+        expect(clearFlags(page)).toEqual(teaserFlags(11, 2));
+      }
+      for (const viewer of ['flagged', 'subscriber', 'trialing', 'admin'] as const) {
+        const page = await listAds(viewer, { board: 'black-friday' });
+        expect(ids(page.ads)).toEqual(ids(blackFriday));
+        expect(page.ads.every((ad) => ad.is_clear && ad.display_960_path !== null)).toBe(true);
+      }
+      // The flag opens the board; it records nothing, and does not open the library.
+      expect(await unlockedIds(ctx.db, people.flagged.id)).toEqual([]);
+      expect(clearFlags(await listAds('flagged'))).toEqual(teaserFlags(31, 4));
+    });
+
+    it('lists only ads carrying the top_picks tag on Top Picks, where the Black Friday flag does not help', async () => {
+      expect(await boardIds('top-picks')).toEqual(ids(topPicks));
+      for (const viewer of ['anonymous', 'free', 'flagged'] as const) {
+        expect(clearFlags(await listAds(viewer, { board: 'top-picks' }))).toEqual(teaserFlags(11, 2));
+      }
+      expect(clearFlags(await listAds('subscriber', { board: 'top-picks' })).every(Boolean)).toBe(true);
+    });
+
+    it('moves an ad between boards as its system tags are added and removed', async () => {
+      const ad = library.find((row) => !ids(topPicks).includes(row.id))!.id;
+      expect(await flagsOf(ad)).toEqual({ is_black_friday: false, is_top_picks: false });
+
+      await ctx.db.query('insert into public.ad_tags (ad_id, tag_id) values ($1, $2), ($1, $3)', [ad, blackFridayTag, topPicksTag]);
+      expect(await flagsOf(ad)).toEqual({ is_black_friday: true, is_top_picks: true });
+      expect(await boardIds('library')).not.toContain(ad);
+      expect(await boardIds('black-friday')).toContain(ad);
+      expect(await boardIds('top-picks')).toContain(ad);
+
+      await ctx.db.query('delete from public.ad_tags where ad_id = $1 and tag_id = $2', [ad, blackFridayTag]);
+      expect(await flagsOf(ad)).toEqual({ is_black_friday: false, is_top_picks: true });
+      expect(await boardIds('library')).toContain(ad);
+      expect(await boardIds('black-friday')).not.toContain(ad);
+
+      await ctx.db.query('delete from public.ad_tags where ad_id = $1', [ad]);
+      expect(await flagsOf(ad)).toEqual({ is_black_friday: false, is_top_picks: false });
+      expect(await boardIds('top-picks')).toEqual(ids(topPicks));
+      expect(await boardIds('library')).toEqual(ids(library));
+    });
+
+    it('shows a flagged user a Black Friday ad clear wherever it is listed, as on its own board', async () => {
+      const ad = topPicks[10]!.id;
+      await ctx.db.query('insert into public.ad_tags (ad_id, tag_id) values ($1, $2)', [ad, blackFridayTag]);
+      try {
+        const flagged = await listAds('flagged', { board: 'top-picks' });
+        expect(flagged.ads.find((row) => row.id === ad)!.is_clear).toBe(true);
+        expect(flagged.ads.filter((row) => row.id !== ad).map((row) => row.is_clear)).toEqual(teaserFlags(10, 2));
+        const free = await listAds('free', { board: 'top-picks' });
+        expect(free.ads.find((row) => row.id === ad)!.is_clear).toBe(false);
+      } finally {
+        await ctx.db.query('delete from public.ad_tags where ad_id = $1 and tag_id = $2', [ad, blackFridayTag]);
+      }
+    });
+  });
+
+  describe('one ad and its neighbours', () => {
+    let library: SeededAd[];
+    let blackFriday: SeededAd[];
+
+    beforeAll(async () => {
+      await clearLibrary(ctx.db);
+      const brandId = (await newBrand(ctx.db)).id;
+      const categoryId = (await newCategory(ctx.db)).id;
+      const blackFridayTag = await systemTagId(ctx.db, 'black_friday');
+      library = newestFirst([
+        ...(await insertAds(ctx.db, { count: 3, brandId, categoryId, start: '2026-01-01T00:00:00Z', step: '2 minutes' })),
+        // Two ads at one instant: the id orders them.
+        ...(await insertAds(ctx.db, { count: 2, brandId, categoryId, start: '2026-01-01T00:03:00Z', step: '0' })),
+      ]);
+      blackFriday = newestFirst(await insertAds(ctx.db, {
+        count: 3, brandId, categoryId, start: '2026-01-01T00:01:00Z', step: '2 minutes', tagIds: [blackFridayTag],
+      }));
+    });
+
+    it('returns null for an unknown ad', async () => {
+      expect(await getAd('subscriber', randomUUID())).toBeNull();
+      expect(await getAd('anonymous', randomUUID())).toBeNull();
+    });
+
+    it('shows an ad locked to anonymous, free and expired viewers, and clear to entitled ones', async () => {
+      const id = library[0]!.id;
+      for (const viewer of ['anonymous', 'free', 'expired', 'flagged'] as const) {
+        const ad = await getAd(viewer, id);
+        expect(ad).toMatchObject({ id, is_clear: false, display_480_path: null, display_960_path: null });
+        expect(ad!.preview_path).toMatch(/^previews\//);
+      }
+      for (const viewer of entitledViewers) {
+        const ad = await getAd(viewer, id);
+        expect(ad).toMatchObject({ id, is_clear: true });
+        expect(ad!.display_480_path).toMatch(/\/480\.webp$/);
+        expect(ad!.display_960_path).toMatch(/\/960\.webp$/);
+      }
+    });
+
+    it('shows an ad that does not require a subscription clear to anyone', async () => {
+      const id = library[2]!.id;
+      await setRequiresSubscription(ctx.db, [id], false);
+      try {
+        expect((await getAd('anonymous', id))!.is_clear).toBe(true);
+        expect((await getAd('free', id))!.display_480_path).not.toBeNull();
+      } finally {
+        await setRequiresSubscription(ctx.db, [id], true);
+      }
+    });
+
+    it('shows a flagged user a Black Friday ad clear and nothing else', async () => {
+      expect((await getAd('flagged', blackFriday[0]!.id))!.is_clear).toBe(true);
+      expect((await getAd('free', blackFriday[0]!.id))!.is_clear).toBe(false);
+      expect((await getAd('flagged', library[1]!.id))!.is_clear).toBe(false);
+    });
+
+    it('refuses navigation to anonymous, free, expired and flagged viewers', async () => {
+      for (const viewer of teaserViewers) {
+        await expectPgError(neighbours(viewer, library[0]!.id), { code: '42501', detail: 'subscription_required' });
+      }
+    });
+
+    it('gives entitled viewers the previous and next ad, newest first, wrapping at both ends, on the ad\'s own side', async () => {
+      for (const viewer of entitledViewers) {
+        for (const side of [library, blackFriday]) {
+          for (const [index, ad] of side.entries()) {
+            expect(await neighbours(viewer, ad.id)).toEqual({
+              previous_id: side[(index + side.length - 1) % side.length]!.id,
+              next_id: side[(index + 1) % side.length]!.id,
+            });
+          }
+        }
+      }
+    });
+
+    it('reports an unknown ad to an entitled viewer as not found', async () => {
+      await expectPgError(neighbours('subscriber', randomUUID()), { code: 'PT404', detail: 'ad_not_found' });
+    });
+  });
+
+  describe('a board\'s ads', () => {
+    let ads: SeededAd[];
+    let blackFriday: SeededAd[];
+    let freeBoard: string;
+    let bySaved: string[];
+
+    beforeAll(async () => {
+      await clearLibrary(ctx.db);
+      const brandId = (await newBrand(ctx.db)).id;
+      const categoryId = (await newCategory(ctx.db)).id;
+      ads = newestFirst(await insertAds(ctx.db, { count: 61, brandId, categoryId, start: '2026-01-01T00:00:00Z' }));
+      blackFriday = await insertAds(ctx.db, {
+        count: 1, brandId, categoryId, start: '2026-02-01T00:00:00Z', tagIds: [await systemTagId(ctx.db, 'black_friday')],
+      });
+      freeBoard = await newBoard(ctx.db, people.free, 'Saved for later');
+      // Saved oldest ad first, so the board's order (newest saved first) is the reverse of the library's; the first two tie.
+      await ctx.db.query(
+        `insert into public.user_collection_items (collection_id, ad_id, saved_at)
+         select $1, a.id, timestamptz '2026-06-01T00:00:00Z' + greatest(a.n - 1, 1) * interval '1 second'
+           from unnest($2::uuid[]) with ordinality as a (id, n)`,
+        [freeBoard, ids([...ads].reverse())],
+      );
+      const tied = [ads[60]!.id, ads[59]!.id].sort().reverse();
+      bySaved = [...ids(ads.slice(0, 59)), ...tied];
+    });
+
+    it('asks anonymous visitors to sign in, and hides other users\' boards', async () => {
+      await expectPgError(listCollection('anonymous', freeBoard), { code: '42501', detail: 'not_authenticated' });
+      await expectPgError(listCollection('other', freeBoard), { code: 'PT404', detail: 'board_not_found' });
+      await expectPgError(listCollection('admin', freeBoard), { code: 'PT404', detail: 'board_not_found' });
+      await expectPgError(listCollection('free', randomUUID()), { code: 'PT404', detail: 'board_not_found' });
+    });
+
+    it('lists newest saved first in pages of 60 with a cursor', async () => {
+      const first = await listCollection('free', freeBoard);
+      expect(first.next_cursor).toMatch(cursorFormat);
+      const second = await listCollection('free', freeBoard, first.next_cursor!);
+      expect(second.next_cursor).toBeNull();
+      expect(ids(concatenatePages([first, second]))).toEqual(bySaved);
+      expect(first.ads[0]!.saved_at).toBe('2026-06-01T00:01:00.000000Z');
+      expect(second.ads[0]!.saved_at).toBe('2026-06-01T00:00:01.000000Z');
+
+      await expectPgError(listCollection('free', freeBoard, `${first.next_cursor!}x`), { code: '22023', detail: 'invalid_cursor' });
+      const otherBoard = await newBoard(ctx.db, people.free, 'Another board');
+      await expectPgError(listCollection('free', otherBoard, first.next_cursor!), { code: '22023', detail: 'invalid_cursor' });
+      await expectPgError(listAds('free', { cursor: first.next_cursor! }), { code: '22023', detail: 'invalid_cursor' });
+    });
+
+    it('shows a board\'s ads clear only by access, a free ad or an earlier unlock, never by the teaser', async () => {
+      await setRequiresSubscription(ctx.db, [ads[30]!.id], false);
+      await ctx.db.query('insert into public.ad_unlocks (user_id, ad_id) values ($1, $2)', [people.free.id, ads[40]!.id]);
+      try {
+        const first = await listCollection('free', freeBoard);
+        const rows = concatenatePages([first, await listCollection('free', freeBoard, first.next_cursor!)]);
+        expect(rows.filter((ad) => ad.is_clear).map((ad) => ad.id).sort()).toEqual([ads[30]!.id, ads[40]!.id].sort());
+        expect(rows.filter((ad) => !ad.is_clear).every((ad) => ad.display_480_path === null)).toBe(true);
+        // Listing a board records nothing.
+        expect(await unlockedIds(ctx.db, people.free.id)).toEqual([ads[40]!.id]);
+      } finally {
+        await setRequiresSubscription(ctx.db, [ads[30]!.id], true);
+      }
+
+      const subscriberBoard = await newBoard(ctx.db, people.subscriber, 'Swipe file');
+      const flaggedBoard = await newBoard(ctx.db, people.flagged, 'Ideas');
+      await ctx.db.query(
+        'insert into public.user_collection_items (collection_id, ad_id) select c, a from unnest($1::uuid[]) c cross join unnest($2::uuid[]) a',
+        [[subscriberBoard, flaggedBoard], [ads[0]!.id, blackFriday[0]!.id]],
+      );
+      expect((await listCollection('subscriber', subscriberBoard)).ads.every((ad) => ad.is_clear)).toBe(true);
+      const flagged = await listCollection('flagged', flaggedBoard);
+      expect(Object.fromEntries(flagged.ads.map((ad) => [ad.id, ad.is_clear]))).toEqual({ [ads[0]!.id]: false, [blackFriday[0]!.id]: true });
+    });
+  });
+
+  describe('the shape of the answers', () => {
+    let adId: string;
+    let brandId: string;
+    let categoryId: string;
+    let typeId: string;
+
+    beforeAll(async () => {
+      await clearLibrary(ctx.db);
+      brandId = (await newBrand(ctx.db, 'Shape Brand')).id;
+      categoryId = (await newCategory(ctx.db, 'Shape Category')).id;
+      typeId = (await newType(ctx.db, 'Shape Type')).id;
+      const tags = [await newTag(ctx.db, 'cherry'), await newTag(ctx.db, 'Banana'), await newTag(ctx.db, 'apple')];
+      const [ad] = await insertAds(ctx.db, {
+        count: 1, brandId, categoryId, typeId, start: '2026-03-04T05:06:07.123456Z', tagIds: tags.map((tag) => tag.id),
+      });
+      adId = ad!.id;
+    });
+
+    it('returns the same keys and formats on every engine, from every function', async () => {
+      const expected = {
+        id: adId,
+        brand_id: brandId,
+        brand_name: 'Shape Brand',
+        brand_logo_path: null,
+        category_id: categoryId,
+        category_name: 'Shape Category',
+        type_id: typeId,
+        type_name: 'Shape Type',
+        // Case-insensitive alphabetical, whatever the database's collation.
+        tag_names: ['apple', 'Banana', 'cherry'],
+        created_at: '2026-03-04T05:06:07.123456Z',
+        requires_subscription: true,
+        is_black_friday: false,
+        is_top_picks: false,
+        width: 1080,
+        height: 1350,
+        thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==',
+        is_clear: false,
+        display_480_path: null,
+        display_960_path: null,
+      };
+
+      const page = await listAds('free', { brandId });
+      expect(Object.keys(page).sort()).toEqual(['ads', 'next_cursor']);
+      expect(Object.keys(page.ads[0]!).sort()).toEqual(adKeys);
+      expect(page.ads[0]).toEqual({ ...expected, preview_path: expect.stringMatching(/^previews\/[0-9a-f]+-1\.webp$/) });
+
+      const detail = await getAd('subscriber', adId);
+      expect(Object.keys(detail!).sort()).toEqual(adKeys);
+      expect(detail).toMatchObject({
+        ...expected,
+        is_clear: true,
+        display_480_path: expect.stringMatching(/\/480\.webp$/),
+        display_960_path: expect.stringMatching(/\/960\.webp$/),
+      });
+      expect(detail!.created_at).toMatch(isoMicros);
+
+      const board = await newBoard(ctx.db, people.subscriber, 'Shapes');
+      await ctx.db.query(
+        `insert into public.user_collection_items (collection_id, ad_id, saved_at) values ($1, $2, '2026-05-06T07:08:09Z')`, [board, adId]);
+      const saved = await listCollection('subscriber', board);
+      expect(Object.keys(saved).sort()).toEqual(['ads', 'next_cursor']);
+      expect(Object.keys(saved.ads[0]!).sort()).toEqual([...adKeys, 'saved_at'].sort());
+      expect(saved.ads[0]!.saved_at).toBe('2026-05-06T07:08:09.000000Z');
+
+      expect(await neighbours('subscriber', adId)).toEqual({ previous_id: adId, next_id: adId });
+    });
+  });
+});

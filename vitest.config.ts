@@ -1,0 +1,35 @@
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** They kill stack processes and restart PostgreSQL, so they run alone, after every other test. */
+const ROBUSTNESS_TESTS = 'tests/local/robustness*.test.ts';
+
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
+          exclude: [...configDefaults.exclude, ROBUSTNESS_TESTS],
+          globalSetup: ['tests/sql/global-setup.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'robustness',
+          include: [ROBUSTNESS_TESTS],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
+  },
+});
