@@ -32,7 +32,7 @@ const PARTS: Part[] = [
   { name: 'upload', script: 'bench:upload', file: 'bench/upload.ts' },
 ];
 
-/** Published figures of comparable products, printed beside ours (issue 11). */
+/** Published figures of comparable products, printed beside ours. */
 export const PEERS: { figure: string; value: string; source: string }[] = [
   { figure: 'PostgREST, single-row read', value: 'about 2,000 req/s', source: "Supabase's benchmarks, 2 vCPUs" },
   { figure: 'Immich thumbnails', value: '250 px WebP', source: 'Immich' },

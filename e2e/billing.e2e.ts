@@ -2,12 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { LocalStack } from '../local/stack.ts';
+import { CARDS, LOCKED_CARDS, waitForItemCount } from './support/ad-grid.ts';
 import { journey } from './support/journey.ts';
 import { provisionAccount, signIn } from './support/signed-in.ts';
 
 const DAY_SECONDS = 86_400;
-const CARDS = '[data-testid="ad-card"]';
-const LOCKED_CARDS = '[data-testid="ad-card"][data-locked="true"]';
 const POLL = { timeout: 15_000, interval: 200 };
 const PASSWORD = 'e2e-billing-password';
 
@@ -27,12 +26,12 @@ async function advanceStripeClock(stack: LocalStack, seconds: number): Promise<s
   return events.map((event) => event.type);
 }
 
+/** Locked cards on screen: the billing journeys' library (the stack's demo ads) fits on one screen. */
 const lockedCount = (page: Page) => page.locator(LOCKED_CARDS).count();
-const cardCount = (page: Page) => page.locator(CARDS).count();
 
 async function openLibrary(page: Page, total: number) {
   await page.goto('/library');
-  await expect.poll(() => cardCount(page), POLL).toBe(total);
+  await waitForItemCount(page, total);
 }
 
 /** Starts a checkout from the pricing dialog as the bottom bar opens it, and lands on the local checkout page. */
@@ -71,7 +70,7 @@ journey(
     await page.waitForURL((url) => url.pathname === '/library' && !url.searchParams.has('checkout'));
     await success.getByRole('button', { name: 'Start exploring' }).click();
     await success.waitFor({ state: 'detached' });
-    await expect.poll(() => cardCount(page), POLL).toBe(total);
+    await waitForItemCount(page, total);
     await expect.poll(() => lockedCount(page), POLL).toBe(0);
     expect(await page.getByText('Need more inspiration?').count()).toBe(0);
 
@@ -152,7 +151,7 @@ journey('an address that claims a successful checkout grants and announces nothi
   await signedInFreeUser(page, stack, 'forged');
   await page.goto('/library?checkout=success&session_id=cs_forged_by_hand');
   await page.waitForURL((url) => url.pathname === '/library' && !url.searchParams.has('checkout'));
-  await expect.poll(() => cardCount(page), POLL).toBe(total);
+  await waitForItemCount(page, total);
   await expect.poll(() => lockedCount(page), POLL).toBeGreaterThan(0);
   // A few of the SPA's re-checks later: still no access, so no success either.
   await page.waitForTimeout(5000);

@@ -104,7 +104,7 @@ journey(
       await page.getByPlaceholder('Sub-board name').fill('Hooks under 3s');
       await page.getByRole('button', { name: 'Create', exact: true }).click();
       await page.getByRole('navigation', { name: 'Sub-boards' }).getByRole('link', { name: 'Hooks under 3s' }).waitFor();
-      // Live, without a reload: the two seconds.
+      // Live, without a reload: within two seconds.
       await sidebarCollections(other).getByRole('link', { name: 'Hooks under 3s' }).waitFor({ timeout: 2_000 });
     } finally {
       await second.close();

@@ -1,11 +1,10 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { CARDS, clearAndLocked, waitForItemCount } from './support/ad-grid.ts';
 import { insertDemoAds } from './support/demo-ads.ts';
 import { journeyWithLibrary } from './support/journey.ts';
 import { provisionAccount, signIn } from './support/signed-in.ts';
 
-const CARDS = '[data-testid="ad-card"]';
-const LOCKED_CARDS = '[data-testid="ad-card"][data-locked="true"]';
 const POLL = { timeout: 15_000, interval: 200 };
 const SUBSCRIBER = { email: 'subscriber@obyect.e2e', password: 'e2e-subscriber-password' };
 
@@ -23,7 +22,6 @@ const journey = journeyWithLibrary(async (stack) => {
   };
 });
 
-const cardCount = (page: Page, selector = CARDS) => page.locator(selector).count();
 /**
  * The URL changes before the detail renders the next ad; a key pressed in
  * between acts on the ad still shown. So: wait for the ad's image and for the
@@ -40,12 +38,13 @@ const adIdInUrl = (page: Page) => new URL(page.url()).pathname.match(/^\/ads\/([
 async function openLibraryAsSubscriber(page: Page, stack: Parameters<typeof signIn>[1], total: number): Promise<void> {
   await signIn(page, stack, SUBSCRIBER);
   await page.goto('/library');
-  await expect.poll(() => cardCount(page), POLL).toBe(total);
+  await waitForItemCount(page, total);
 }
 
 journey('a subscriber sees every card of the library clear', async ({ page, stack, library }) => {
-  await openLibraryAsSubscriber(page, stack, library.adIdsNewestFirst.length);
-  await expect.poll(() => cardCount(page, LOCKED_CARDS), POLL).toBe(0);
+  const total = library.adIdsNewestFirst.length;
+  await openLibraryAsSubscriber(page, stack, total);
+  expect(await clearAndLocked(page, total)).toEqual({ clear: total, locked: 0 });
   // No upgrade prompt for someone with access.
   expect(await page.getByText('Need more inspiration?').count()).toBe(0);
 });

@@ -1,15 +1,13 @@
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { CARDS, CLEAR_CARDS, LOCKED_CARDS, clearAndLocked, collectCards, itemCount } from './support/ad-grid.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 import { insertDemoAds } from './support/demo-ads.ts';
 import type { E2eStack } from './support/e2e-stack.ts';
 import { journeyWithLibrary } from './support/journey.ts';
 import { provisionAccount, signIn } from './support/signed-in.ts';
 
-const CARDS = '[data-testid="ad-card"]';
-const CLEAR_CARDS = '[data-testid="ad-card"][data-locked="false"]';
-const LOCKED_CARDS = '[data-testid="ad-card"][data-locked="true"]';
 const POLL = { timeout: 15_000, interval: 200 };
 const WIDTHS = [390, 768, 1024, 1280, 1440] as const;
 const FREE = { email: 'free-boards@obyect.e2e', password: 'e2e-free-password' };
@@ -55,53 +53,6 @@ const journey = journeyWithLibrary(async (stack) => {
 });
 
 const count = (page: Page, selector: string) => page.locator(selector).count();
-/** How many ads the grid holds (it keeps only the cards near the viewport in the page). */
-const itemCount = (page: Page) =>
-  page.locator('[data-item-count]').evaluate((grid) => Number((grid as HTMLElement).dataset.itemCount)).catch(() => 0);
-
-interface SeenCard {
-  id: string;
-  locked: boolean;
-  brand: string;
-}
-
-/**
- * Every card of the list, in the order the grid lays them out: scrolls down
- * the page step by step, collecting each card as it comes into the DOM.
- */
-async function collectCards(page: Page, total: number): Promise<SeenCard[]> {
-  await expect.poll(() => itemCount(page), POLL).toBe(total);
-  const seen = new Map<string, SeenCard & { top: number; left: number }>();
-  await page.evaluate(() => window.scrollTo(0, 0));
-  for (let step = 0; step < 200; step += 1) {
-    const cards = await page.locator(CARDS).evaluateAll((elements) =>
-      elements.map((element) => {
-        const box = element.getBoundingClientRect();
-        return {
-          id: (element as HTMLElement).dataset.adId!,
-          locked: (element as HTMLElement).dataset.locked === 'true',
-          brand: element.querySelector('header div > p')?.textContent ?? '',
-          top: Math.round(box.top + window.scrollY),
-          left: Math.round(box.left),
-        };
-      }),
-    );
-    for (const card of cards) seen.set(card.id, card);
-    const atEnd = await page.evaluate(() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2);
-    if (atEnd && seen.size >= total) break;
-    await page.evaluate(() => window.scrollBy(0, Math.round(window.innerHeight * 0.6)));
-    await page.waitForTimeout(60);
-  }
-  expect(seen.size).toBe(total);
-  return [...seen.values()].sort((a, b) => a.top - b.top || a.left - b.left).map(({ id, locked, brand }) => ({ id, locked, brand }));
-}
-
-/** Waits for the whole list, then says how many cards are clear and how many locked. */
-async function clearAndLocked(page: Page, total: number) {
-  const cards = await collectCards(page, total);
-  await page.locator('[data-testid="list-end"]').waitFor({ state: 'attached' });
-  return { clear: cards.filter((card) => !card.locked).length, locked: cards.filter((card) => card.locked).length };
-}
 
 const brandsOf = async (page: Page, total: number) => new Set((await collectCards(page, total)).map((card) => card.brand));
 const idsOf = async (page: Page, total: number) => (await collectCards(page, total)).map((card) => card.id);
