@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { provisionUser } from '../local/auth/provision-user.ts';
 import type { LocalStack } from '../local/stack.ts';
-import { journey } from './support/journey.ts';
+import { expectConsoleErrors, journey } from './support/journey.ts';
 
 const freshEmail = (label: string) => `${label}-${randomBytes(4).toString('hex')}@example.test`;
 
@@ -26,6 +26,17 @@ async function signInThroughForm(page: Page, email: string, password: string) {
 journey('a visitor signs up, confirms by email, signs out, comes back to /profile through sign-in and renames themselves', async ({ page, stack }) => {
   const email = freshEmail('signup');
   await page.goto('/auth/signup');
+  // Every field is required, the terms too; each message sits under its field.
+  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+  for (const message of ['Enter your first name.', 'Enter your last name.', 'Enter your email address.', 'Enter your password.', 'Please accept the Terms of Service to continue.']) {
+    await page.getByText(message, { exact: true }).waitFor();
+  }
+  await page.getByLabel('Email').fill('not-an-address');
+  await page.getByLabel('Password').fill('short');
+  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+  await page.getByText('Enter a valid email address.', { exact: true }).waitFor();
+  await page.getByText('Password must be at least 6 characters.', { exact: true }).waitFor();
+
   await page.getByLabel('First name').fill('Ada');
   await page.getByLabel('Last name').fill('Lovelace');
   await page.getByLabel('Email').fill(email);
@@ -70,6 +81,14 @@ journey('a user who forgot the password resets it from the emailed link, which t
   const resetLink = await linkFromMailbox(stack, email, /reset|password/i);
   await page.goto(resetLink);
   await page.waitForURL((url) => url.pathname === '/auth/reset-password');
+  await page.getByLabel('New password', { exact: true }).fill('new');
+  await page.getByLabel('Confirm new password').fill('new');
+  await page.getByRole('button', { name: 'Update Password' }).click();
+  await page.getByText('Password must be at least 6 characters.', { exact: true }).waitFor();
+  await page.getByLabel('New password', { exact: true }).fill('new-password');
+  await page.getByLabel('Confirm new password').fill('new-passwort');
+  await page.getByRole('button', { name: 'Update Password' }).click();
+  await page.getByText('Passwords do not match.', { exact: true }).waitFor();
   await page.getByLabel('New password', { exact: true }).fill('new-password');
   await page.getByLabel('Confirm new password').fill('new-password');
   await page.getByRole('button', { name: 'Update Password' }).click();
@@ -106,4 +125,83 @@ journey('a signed-in user changes the email address on the profile and confirms 
   await page.waitForURL((url) => url.pathname === '/profile');
   await page.getByRole('heading', { name: 'Profile Settings' }).waitFor();
   await page.waitForFunction((expected) => (document.querySelector('input[type="email"]') as HTMLInputElement | null)?.value === expected, newEmail);
+});
+
+journey('a signed-in user changes the password on the profile, is sent to sign-in when signed out elsewhere, and signs in with the new password', async ({ page, stack }) => {
+  // The wrong password's refusal, and the signed-out tab's last call with its revoked token.
+  expectConsoleErrors(page, /status of (400|401) /);
+  const email = freshEmail('password');
+  await provisionUser(stack.db, { email, password: 'first-password', metadata: { full_name: 'Katherine Johnson' } });
+  await page.goto('/auth/signin?redirect=%2Fprofile%3Ftab%3Dsecurity');
+  await signInThroughForm(page, email, 'first-password');
+  await page.waitForURL((url) => url.pathname === '/profile' && url.searchParams.get('tab') === 'security');
+
+  const card = page.locator('form').filter({ has: page.getByRole('button', { name: 'Update Password' }) });
+  await card.getByLabel('New password', { exact: true }).fill('abc');
+  await card.getByLabel('Confirm new password').fill('abc');
+  await card.getByRole('button', { name: 'Update Password' }).click();
+  await page.getByText('Password too short', { exact: true }).waitFor();
+  await page.getByText('Password must be at least 6 characters long.', { exact: true }).waitFor();
+  await card.getByLabel('New password', { exact: true }).fill('second-password');
+  await card.getByLabel('Confirm new password').fill('second-passwort');
+  await card.getByRole('button', { name: 'Update Password' }).click();
+  await page.getByText('Password mismatch', { exact: true }).waitFor();
+  await page.getByText('The passwords do not match.', { exact: true }).waitFor();
+  await card.getByLabel('Confirm new password').fill('second-password');
+  await card.getByRole('button', { name: 'Update Password' }).click();
+  await page.getByText('Password updated', { exact: true }).waitFor();
+
+  // Signing out in another tab of the same browser: this guarded page goes to sign-in, remembering where it was.
+  const other = await page.context().newPage();
+  await other.goto('/library');
+  await other.getByRole('button', { name: 'Katherine Johnson' }).click();
+  await other.getByRole('button', { name: 'Logout' }).click();
+  await other.waitForURL((url) => url.pathname === '/auth/signin');
+  await other.close();
+  await page.waitForURL((url) => url.pathname === '/auth/signin' && url.searchParams.get('redirect') === '/profile?tab=security');
+
+  await signInThroughForm(page, email, 'first-password');
+  await page.getByText('Invalid login credentials').first().waitFor();
+  await signInThroughForm(page, email, 'second-password');
+  await page.waitForURL((url) => url.pathname === '/profile' && url.searchParams.get('tab') === 'security');
+});
+
+// Last in this file: it spends the address's failed sign-ins, after which even a right password waits.
+journey('redirects to other sites or to scripts are never followed, and five wrong passwords in a row meet the rate limit', async ({ page, stack }) => {
+  // Each refused sign-in: wrong passwords, then the rate limit.
+  expectConsoleErrors(page, /status of (400|429) /);
+  const email = freshEmail('hostile');
+  await provisionUser(stack.db, { email, password: 'right-password', metadata: { full_name: 'Mary Jackson' } });
+  for (const hostile of ['//evil.example', 'javascript:alert(document.domain)', 'https://evil.example/library']) {
+    await page.goto(`/auth/signin?redirect=${encodeURIComponent(hostile)}`);
+    await signInThroughForm(page, email, 'right-password');
+    await page.waitForURL((url) => url.pathname === '/library');
+    expect(new URL(page.url()).origin).toBe(stack.url);
+    await page.getByRole('button', { name: 'Mary Jackson' }).click();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL((url) => url.pathname === '/auth/signin');
+  }
+
+  await page.goto('/auth/signin');
+  /** One sign-in through the form; the status auth/v1 answered. */
+  const attempt = async (password: string) => {
+    const [response] = await Promise.all([
+      page.waitForResponse((candidate) => candidate.url().includes('/auth/v1/token') && candidate.request().method() === 'POST'),
+      signInThroughForm(page, email, password),
+    ]);
+    return response.status();
+  };
+  const alert = page.getByRole('alert').filter({ hasText: /Invalid login credentials|Too many/ });
+  // Five failures per address in five minutes (other journeys of this file may have spent one).
+  const statuses: number[] = [];
+  for (let tries = 1; tries <= 6 && statuses.at(-1) !== 429; tries += 1) {
+    statuses.push(await attempt(`wrong-password-${tries}`));
+    if (statuses.at(-1) === 400) await alert.filter({ hasText: 'Invalid login credentials' }).waitFor();
+  }
+  expect(statuses.at(-1)).toBe(429);
+  expect(statuses.slice(0, -1).every((status) => status === 400)).toBe(true);
+  // Now even the right password waits, and the form says why.
+  expect(await attempt('right-password')).toBe(429);
+  await alert.filter({ hasText: /^Too many failed sign-in attempts\. Please try again in \d+ (seconds?|minutes)\.$/ }).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/auth/signin');
 });

@@ -243,3 +243,33 @@ journey('axe finds no serious or critical issue on the shell, the menus, Share, 
   }
   expect(problems).toEqual([]);
 });
+
+/** Tabs through an open dialog: the focus never leaves it. */
+async function expectFocusTrapped(page: Page, dialogName: string) {
+  const dialog = page.getByRole('dialog', { name: dialogName });
+  await dialog.waitFor({ state: 'visible' });
+  for (let i = 0; i < 12; i += 1) {
+    await page.keyboard.press(i % 4 === 3 ? 'Shift+Tab' : 'Tab');
+    expect(await dialog.evaluate((element) => element.contains(document.activeElement)), `${dialogName}, Tab ${i + 1}`).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+journey('the exclusive-access and pricing dialogs keep the focus inside and give it back to what opened them', async ({ page, stack }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/library');
+  const blackFriday = page.getByRole('button', { name: 'View Black Friday Board' });
+  await blackFriday.focus();
+  await page.keyboard.press('Enter');
+  await expectFocusTrapped(page, 'Black Friday Collection');
+  expect(await focusedLabel(page)).toContain('View Black Friday Board');
+
+  await signIn(page, stack, FREE);
+  await page.goto('/library');
+  const subscribe = page.getByRole('button', { name: 'Subscribe Now to Unlock Full Access' });
+  await subscribe.focus();
+  await page.keyboard.press('Enter');
+  await expectFocusTrapped(page, 'Unlock every winning ad');
+  expect(await focusedLabel(page)).toContain('Subscribe Now to Unlock Full Access');
+});

@@ -9,6 +9,17 @@ import { startE2eStack, type E2eStack } from './e2e-stack.ts';
 /** Where failed journeys leave a screenshot of the page as it was. */
 export const SCREENSHOT_DIR = process.env.E2E_SCREENSHOT_DIR ?? path.join(os.tmpdir(), 'obyect-e2e-screenshots');
 
+/** Console errors a journey has said it provokes on purpose (a refused sign-in logs its failed request). */
+const expectedConsoleErrors = new WeakMap<Page, RegExp[]>();
+
+/**
+ * Says that this page will log console errors matching `pattern` as part of
+ * the journey (the browser logs every 4xx answer); any other still fails it.
+ */
+export function expectConsoleErrors(page: Page, pattern: RegExp): void {
+  expectedConsoleErrors.set(page, [...(expectedConsoleErrors.get(page) ?? []), pattern]);
+}
+
 const fileName = (title: string) => `${title.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase()}-${Date.now()}.png`;
 
 export interface JourneyFixtures {
@@ -41,7 +52,9 @@ export const journey = test.extend<JourneyFixtures>({
       const page = browser.context.pages()[0] ?? (await browser.context.newPage());
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
       page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+        if (message.type() !== 'error') return;
+        if ((expectedConsoleErrors.get(page) ?? []).some((pattern) => pattern.test(message.text()))) return;
+        problems.push(`console error: ${message.text()}`);
       });
       await use(page);
       if (task.result?.state === 'fail' || problems.length > 0) {

@@ -1,22 +1,29 @@
+import { lazy, Suspense } from 'react';
 import { Route, Routes, useLocation, useRoutes, type Location, type RouteObject } from 'react-router-dom';
 import { AuthRouteGuard } from '../features/auth/components/auth-route-guard.tsx';
-import { AdDetailRoute } from './routes/ad-detail.tsx';
-import { AdminPage } from './routes/admin.tsx';
-import { AdminLoginPage } from './routes/auth-admin-login.tsx';
-import { CollectionPage } from './routes/collection.tsx';
-import { FavoritesPage } from './routes/favorites.tsx';
-import { ForgotPasswordPage } from './routes/auth-forgot-password.tsx';
-import { ResetPasswordPage } from './routes/auth-reset-password.tsx';
-import { SignInPage } from './routes/auth-signin.tsx';
-import { SignUpPage } from './routes/auth-signup.tsx';
 import { LibraryPage } from './routes/library.tsx';
-import { NotFoundPage } from './routes/not-found.tsx';
-import { ProfilePage } from './routes/profile.tsx';
-import { BlackFridayPage } from './routes/black-friday.tsx';
-import { PrivacyPage } from './routes/privacy.tsx';
-import { TermsPage } from './routes/terms.tsx';
-import { TopPicksPage } from './routes/top-picks.tsx';
 import { RootRedirect } from './routes/root-redirect.tsx';
+
+/**
+ * Every page but the library (the landing page) is its own chunk, loaded on
+ * first visit: the library's initial JavaScript carries no admin, billing
+ * pages, account forms or ad detail.
+ */
+const AdDetailRoute = lazy(() => import('./routes/ad-detail.tsx').then((module) => ({ default: module.AdDetailRoute })));
+const AdminPage = lazy(() => import('./routes/admin.tsx').then((module) => ({ default: module.AdminPage })));
+const AdminLoginPage = lazy(() => import('./routes/auth-admin-login.tsx').then((module) => ({ default: module.AdminLoginPage })));
+const CollectionPage = lazy(() => import('./routes/collection.tsx').then((module) => ({ default: module.CollectionPage })));
+const FavoritesPage = lazy(() => import('./routes/favorites.tsx').then((module) => ({ default: module.FavoritesPage })));
+const ForgotPasswordPage = lazy(() => import('./routes/auth-forgot-password.tsx').then((module) => ({ default: module.ForgotPasswordPage })));
+const ResetPasswordPage = lazy(() => import('./routes/auth-reset-password.tsx').then((module) => ({ default: module.ResetPasswordPage })));
+const SignInPage = lazy(() => import('./routes/auth-signin.tsx').then((module) => ({ default: module.SignInPage })));
+const SignUpPage = lazy(() => import('./routes/auth-signup.tsx').then((module) => ({ default: module.SignUpPage })));
+const NotFoundPage = lazy(() => import('./routes/not-found.tsx').then((module) => ({ default: module.NotFoundPage })));
+const ProfilePage = lazy(() => import('./routes/profile.tsx').then((module) => ({ default: module.ProfilePage })));
+const BlackFridayPage = lazy(() => import('./routes/black-friday.tsx').then((module) => ({ default: module.BlackFridayPage })));
+const PrivacyPage = lazy(() => import('./routes/privacy.tsx').then((module) => ({ default: module.PrivacyPage })));
+const TermsPage = lazy(() => import('./routes/terms.tsx').then((module) => ({ default: module.TermsPage })));
+const TopPicksPage = lazy(() => import('./routes/top-picks.tsx').then((module) => ({ default: module.TopPicksPage })));
 
 /** The pages, by path. */
 export const pageRoutes: RouteObject[] = [
@@ -59,11 +66,15 @@ export function PageRoutes() {
   const page = useRoutes(pageRoutes, background ?? location);
   return (
     <>
-      <AuthRouteGuard>{page}</AuthRouteGuard>
+      <AuthRouteGuard>
+        <Suspense fallback={<div className="min-h-screen" aria-busy="true" />}>{page}</Suspense>
+      </AuthRouteGuard>
       {background && (
-        <Routes>
-          <Route path="/ads/:id" element={<AdDetailRoute mode="modal" />} />
-        </Routes>
+        <Suspense fallback={null}>
+          <Routes>
+            <Route path="/ads/:id" element={<AdDetailRoute mode="modal" />} />
+          </Routes>
+        </Suspense>
       )}
     </>
   );

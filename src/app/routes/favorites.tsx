@@ -5,7 +5,7 @@ import { useSession } from '../../lib/auth-session.tsx';
 import { FAVORITES_SKELETONS } from '../../lib/constants.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
 import { useUpgradeFlow } from '../../features/billing/hooks/use-upgrade-flow.ts';
-import { useFavoritesBoardId } from '../../features/boards/api/ensure-favorites.ts';
+import { useFavoritesBoardId } from '../../lib/favorites-board.ts';
 import { useBoardAds } from '../../features/boards/hooks/use-board-ads.ts';
 import { SiteLayout } from '../layout/site-layout.tsx';
 

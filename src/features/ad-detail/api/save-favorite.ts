@@ -1,18 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
+import { favoritesIdQueryOptions } from '../../../lib/favorites-board.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 import { adBoardIdsQueryOptions } from './get-ad-board-ids.ts';
-import { getFavoritesId } from './get-favorites-id.ts';
 
 interface SaveFavoriteInput {
   adId: string;
   favorite: boolean;
+  /** The caller's Favorites board (created on first use through the spec's fallback chain). */
+  favoritesId: string;
 }
 
 /** Adds the ad to the caller's Favorites or removes it; resolves to the ids of the boards holding it afterwards. */
-export async function saveFavorite({ adId, favorite }: SaveFavoriteInput): Promise<string[]> {
-  const favoritesId = await getFavoritesId();
+export async function saveFavorite({ adId, favorite, favoritesId }: SaveFavoriteInput): Promise<string[]> {
   const { data, error } = await supabase.rpc('save_ad_boards', {
     p_ad_id: adId,
     ...(favorite ? { p_add: [favoritesId] } : { p_remove: [favoritesId] }),
@@ -24,7 +25,8 @@ export async function saveFavorite({ adId, favorite }: SaveFavoriteInput): Promi
 export function useSaveFavorite(userId: string | null) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: saveFavorite,
+    mutationFn: async (input: Omit<SaveFavoriteInput, 'favoritesId'>) =>
+      saveFavorite({ ...input, favoritesId: await queryClient.fetchQuery(favoritesIdQueryOptions(userId)) }),
     onSuccess: (boardIds, { adId }) => {
       queryClient.setQueryData(adBoardIdsQueryOptions(adId, userId).queryKey, boardIds);
       // Board pages (Favorites among them) list what was just saved or removed.

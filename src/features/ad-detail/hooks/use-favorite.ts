@@ -1,13 +1,13 @@
 import { useCallback } from 'react';
 import { toast } from 'sonner';
+import { useFavoritesBoardId } from '../../../lib/favorites-board.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { useAdBoardIds } from '../api/get-ad-board-ids.ts';
-import { useFavoritesId } from '../api/get-favorites-id.ts';
 import { useSaveFavorite } from '../api/save-favorite.ts';
 
 /** Whether the ad is in the signed-in user's Favorites, and the toggle. */
 export function useFavorite(adId: string, userId: string | null) {
-  const favoritesId = useFavoritesId(userId);
+  const favoritesId = useFavoritesBoardId(userId);
   const boardIds = useAdBoardIds(adId, userId);
   const save = useSaveFavorite(userId);
   const isFavorite = favoritesId.data !== undefined && (boardIds.data ?? []).includes(favoritesId.data);

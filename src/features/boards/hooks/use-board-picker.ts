@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { useAdMemberships, useSaveAdBoards } from '../api/ad-memberships.ts';
-import { useFavoritesBoardId } from '../api/ensure-favorites.ts';
+import { useFavoritesBoardId } from '../../../lib/favorites-board.ts';
 import { useBoards } from '../api/list-boards.ts';
 import { useCreateBoard } from '../api/manage-boards.ts';
 

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { ApiError, apiErrorFrom } from '../../../lib/api-error.ts';
-import { supabase } from '../../../lib/supabase-client.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ApiError, apiErrorFrom } from './api-error.ts';
+import { supabase } from './supabase-client.ts';
+import { TEXTS } from './spec-texts.ts';
 
 const idSchema = z.string().min(1);
 
@@ -29,7 +29,7 @@ export async function ensureFavoritesId(userId: string): Promise<string> {
   throw insert.error ? new ApiError(TEXTS.boards.favoritesFailed, apiErrorFrom(insert.error).code) : new ApiError(TEXTS.boards.favoritesFailed);
 }
 
-/** Shares its key with the ad detail's heart: one Favorites id in the cache. */
+/** One Favorites id in the cache for the add-to-board panel, the ad detail's heart and the Favorites page. */
 export function favoritesIdQueryOptions(userId: string | null) {
   return queryOptions({
     queryKey: ['collections', 'favorites-id', userId],
