@@ -664,7 +664,11 @@ describeOnEngines('personal boards and Favorites', (ctx) => {
       const oldest = await newAd(ctx.db, { brandId: brand.id, categoryId: category.id, createdAt: '2026-03-01T00:00:00Z' });
       const middle = await newAd(ctx.db, { brandId: brand.id, categoryId: category.id, createdAt: '2026-01-01T00:00:00Z' });
       const newest = await newAd(ctx.db, { brandId: brand.id, categoryId: category.id, createdAt: '2026-02-01T00:00:00Z' });
-      for (const ad of [oldest, middle, newest]) await saveAd(ctx.db, user, ad.id, [board.id]);
+      for (const ad of [oldest, middle, newest]) {
+        await saveAd(ctx.db, user, ad.id, [board.id]);
+        // Saves a few microseconds apart can share a timestamp (the engine's clock is coarser), and then order by id.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
       const elsewhere = await createBoard(ctx.db, user, 'Elsewhere');
       await saveAd(ctx.db, user, (await anAd()).id, [elsewhere.id]);
 
