@@ -159,7 +159,8 @@ async function measureFirstPage(url: string, viewport: Viewport): Promise<FirstP
     const result = await page.evaluate(() => {
       const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
       const images = entries.filter((entry) => entry.initiatorType === 'img' || /\.(webp|avif|jpe?g|png)(\?|$)/.test(entry.name));
-      const scripts = entries.filter((entry) => entry.initiatorType === 'script' || (entry.initiatorType === 'link' && entry.name.endsWith('.js')));
+      // Every script the page fetched before any interaction: the entry, its modulepreloads and static imports.
+      const scripts = entries.filter((entry) => new URL(entry.name).origin === location.origin && /\.m?js$/.test(new URL(entry.name).pathname));
       const bench = (window as unknown as { __bench: { cls: number; lcp: number } }).__bench;
       return {
         imageBytes: images.reduce((sum, entry) => sum + (entry.transferSize || entry.encodedBodySize), 0),

@@ -22,11 +22,17 @@ export async function spaNeedsBuild(root: string): Promise<boolean> {
   return newest > built.mtimeMs;
 }
 
-/** Runs `vite build` in the project; rejects with its output when it fails. */
+/**
+ * Runs `vite build` in the project; rejects with its output when it fails.
+ * Always a production build: Vite keeps an inherited NODE_ENV, and under a
+ * test runner (NODE_ENV=test) it would bundle React's development build,
+ * which `npm start` would then serve from dist/.
+ */
 export function buildSpa(root: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
+    const child = spawn(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--mode', 'production', '--logLevel', 'warn'], {
       cwd: root,
+      env: { ...process.env, NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
