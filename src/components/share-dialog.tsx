@@ -1,4 +1,4 @@
-import { toast } from 'sonner';
+import { toast } from '../lib/toast.ts';
 import { TEXTS } from '../lib/spec-texts.ts';
 import { Dialog, DialogContent } from './ui/dialog.tsx';
 import { LinkIcon, PhoneIcon, ShareIcon } from './ui/icons.tsx';

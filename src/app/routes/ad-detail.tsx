@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.ts';
 import { ShareDialog } from '../../components/share-dialog.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useSession } from '../../lib/auth-session.tsx';

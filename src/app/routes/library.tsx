@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.ts';
 import { AdGrid } from '../../components/ads/ad-grid.tsx';
 import { ErrorBoundary } from '../../components/ui/error-boundary.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';

@@ -1,10 +1,60 @@
-import * as RadixDialog from '@radix-ui/react-dialog';
-import { useRef, type ReactNode } from 'react';
-import { CloseIcon } from './icons.tsx';
+import { useEffect, useRef, useState, type ComponentProps, type ReactNode } from 'react';
+import type * as Parts from './dialog-radix.tsx';
 
-export const Dialog = RadixDialog.Root;
-export const DialogTrigger = RadixDialog.Trigger;
-export const DialogClose = RadixDialog.Close;
+/**
+ * Dialogs. The Radix implementation (./dialog-radix.tsx, with its focus trap,
+ * scroll lock and portal) is a chunk of its own, fetched the first time a
+ * dialog opens: pages render closed dialogs without downloading it. Every
+ * dialog is controlled (`open` and `onOpenChange`).
+ */
+type DialogParts = typeof Parts;
+
+let loaded: DialogParts | null = null;
+let loading: Promise<DialogParts> | null = null;
+
+function loadParts(): Promise<DialogParts> {
+  loading ??= import('./dialog-radix.tsx').then((parts) => (loaded = parts));
+  return loading;
+}
+
+/** The Radix parts once `wanted` has been true, else null. */
+function useDialogParts(wanted: boolean): DialogParts | null {
+  const [parts, setParts] = useState(loaded);
+  useEffect(() => {
+    if (!wanted || parts) return;
+    let current = true;
+    void loadParts().then((next) => current && setParts(next));
+    return () => {
+      current = false;
+    };
+  }, [wanted, parts]);
+  return parts;
+}
+
+interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  children: ReactNode;
+}
+
+/** The dialog's root: renders nothing until first opened, then stays mounted so closing animates and returns focus. */
+export function Dialog({ open, onOpenChange, children }: DialogProps) {
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  const parts = useDialogParts(opened);
+  if (!parts) return null;
+  return (
+    <parts.Root open={open} onOpenChange={onOpenChange}>
+      {children}
+    </parts.Root>
+  );
+}
+
+/** Closes the dialog it sits in; only rendered inside an open Dialog, when the parts are loaded. */
+export function DialogClose(props: ComponentProps<DialogParts['Close']>) {
+  const Close = loaded!.Close;
+  return <Close {...props} />;
+}
 
 interface DialogContentProps {
   children: ReactNode;
@@ -20,34 +70,20 @@ interface DialogContentProps {
 }
 
 /** A centred dialog card over a dimmed page; Escape and the close button dismiss it. */
-export function DialogContent({ children, title, leading, description, hideTitle, className = '', showClose = true, onEscapeKeyDown }: DialogContentProps) {
-  const returnFocus = useReturnFocus();
+export function DialogContent(props: DialogContentProps) {
+  const focus = useReturnFocus();
+  const CardContent = loaded!.CardContent;
+  return <CardContent {...props} focus={focus} />;
+}
+
+/** A panel from the left edge over a dimmed page (the mobile menu), `widthPx` wide and at most 85% of the screen. */
+export function DialogSidePanel({ children, widthPx }: { children: ReactNode; widthPx: number }) {
+  const focus = useReturnFocus();
+  const SidePanelContent = loaded!.SidePanelContent;
   return (
-    <RadixDialog.Portal>
-      <RadixDialog.Overlay className="fixed inset-0 z-50 bg-neutral-950/50 backdrop-blur-[2px] data-[state=open]:animate-[fade-in_150ms_ease-out]" />
-      <RadixDialog.Content
-        onEscapeKeyDown={onEscapeKeyDown}
-        {...returnFocus}
-        className={`fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md overflow-y-auto -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-2xl ring-1 ring-neutral-950/5 focus:outline-none data-[state=open]:animate-[dialog-in_180ms_ease-out] ${className}`}
-      >
-        {leading}
-        <RadixDialog.Title className={hideTitle ? 'sr-only' : `text-lg font-semibold tracking-tight text-balance text-neutral-950 ${showClose ? 'pr-8' : ''}`}>{title}</RadixDialog.Title>
-        {description ? (
-          <RadixDialog.Description className="mt-2 text-sm leading-relaxed text-neutral-600">{description}</RadixDialog.Description>
-        ) : (
-          <RadixDialog.Description className="sr-only">{title}</RadixDialog.Description>
-        )}
-        {children}
-        {showClose && (
-          <RadixDialog.Close
-            aria-label="Close"
-            className="absolute top-4 right-4 inline-flex h-8 w-8 items-center justify-center rounded-lg text-neutral-500 transition-colors hover:bg-neutral-100 hover:text-neutral-900"
-          >
-            <CloseIcon className="h-4 w-4" />
-          </RadixDialog.Close>
-        )}
-      </RadixDialog.Content>
-    </RadixDialog.Portal>
+    <SidePanelContent widthPx={widthPx} focus={focus}>
+      {children}
+    </SidePanelContent>
   );
 }
 

@@ -1,6 +1,21 @@
-import { Toaster as SonnerToaster } from 'sonner';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { registerToastOutlet, unregisterToastOutlet } from '../../lib/toast.ts';
 
-/** The app's toast outlet (sonner): top centre, rich colours for errors and successes. */
+const ToasterOutlet = lazy(() => import('./toaster-outlet.tsx'));
+
+/** The app's toast outlet: renders sonner's (a chunk of its own) once the first toast is shown (lib/toast.ts). */
 export function Toaster() {
-  return <SonnerToaster position="top-center" richColors closeButton duration={4000} toastOptions={{ className: 'font-sans' }} />;
+  const [outlet, setOutlet] = useState<{ mounted: () => void } | null>(null);
+  useEffect(() => {
+    const show = () => setOutlet(registration);
+    const registration = registerToastOutlet(show);
+    if (registration.wanted) show();
+    return () => unregisterToastOutlet(show);
+  }, []);
+  if (!outlet) return null;
+  return (
+    <Suspense fallback={null}>
+      <ToasterOutlet onListening={outlet.mounted} />
+    </Suspense>
+  );
 }

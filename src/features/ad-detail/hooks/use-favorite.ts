@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast.ts';
 import { useFavoritesBoardId } from '../../../lib/favorites-board.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { useAdBoardIds } from '../api/get-ad-board-ids.ts';

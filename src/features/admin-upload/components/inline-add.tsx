@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import type { UploadCatalogItem, UploadCatalogKind, UploadServices } from '../api/upload-services.ts';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast.ts';
 import { AD_LISTS_KEY } from '../../../lib/ad-list-cache.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { uploadAd } from '../api/upload-ad.ts';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { fieldErrorsOf, signInFormSchema, type FieldErrors } from '../api/auth-form-schemas.ts';

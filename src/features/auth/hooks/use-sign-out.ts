@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 

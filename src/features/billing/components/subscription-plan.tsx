@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { useSession } from '../../../lib/auth-session.tsx';
 import { formatDate } from '../../../lib/formatting.ts';

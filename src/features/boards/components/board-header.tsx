@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ChevronRightIcon, TrashIcon } from '../../../components/ui/icons.tsx';
 import { TEXTS } from '../../../lib/spec-texts.ts';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { useCollectionAds } from '../api/list-collection-ads.ts';
 

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { useAdMemberships, useSaveAdBoards } from '../api/ad-memberships.ts';
 import { useFavoritesBoardId } from '../../../lib/favorites-board.ts';

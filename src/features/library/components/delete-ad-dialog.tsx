@@ -1,4 +1,4 @@
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast.ts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import type { Ad } from '../../../lib/ad-schema.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
