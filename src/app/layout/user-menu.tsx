@@ -1,5 +1,5 @@
-import * as Popover from '@radix-ui/react-popover';
 import { Link } from 'react-router-dom';
+import { Popover } from '../../components/ui/popover.tsx';
 import { useSession } from '../../lib/auth-session.tsx';
 import { TEXTS } from '../../lib/spec-texts.ts';
 import { ProfileAvatar } from '../../features/auth/components/profile-avatar.tsx';
@@ -15,27 +15,28 @@ export function UserMenu() {
   const logout = useSignOut();
   const identity = profileIdentityOf(user);
   return (
-    <Popover.Root>
-      <Popover.Trigger
-        className="inline-flex h-9 w-9 items-center justify-center rounded-full ring-offset-2 hover:ring-2 hover:ring-neutral-300 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950"
-      >
-        <ProfileAvatar identity={identity} size={36} />
-        <span className="sr-only">{identity.displayName}</span>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content align="end" sideOffset={8} className="z-40 w-56 rounded-2xl border border-neutral-200 bg-white p-1.5 shadow-xl">
-          <div className="px-3 py-2">
-            <p className="truncate text-sm font-semibold text-neutral-950">{identity.displayName}</p>
-            <p className="truncate text-xs text-neutral-600">{user?.email}</p>
-          </div>
-          <Link to="/profile" className={item}>
-            {TEXTS.header.profileSettings}
-          </Link>
-          <button type="button" onClick={() => void logout()} className={item}>
-            {TEXTS.header.logout}
-          </button>
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+    <Popover
+      renderTrigger={(trigger) => (
+        <button
+          {...trigger}
+          className="inline-flex h-9 w-9 items-center justify-center rounded-full ring-offset-2 hover:ring-2 hover:ring-neutral-300 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950"
+        >
+          <ProfileAvatar identity={identity} size={36} />
+          <span className="sr-only">{identity.displayName}</span>
+        </button>
+      )}
+      content={{ align: 'end', sideOffset: 8, className: 'z-40 w-56 rounded-2xl border border-neutral-200 bg-white p-1.5 shadow-xl' }}
+    >
+      <div className="px-3 py-2">
+        <p className="truncate text-sm font-semibold text-neutral-950">{identity.displayName}</p>
+        <p className="truncate text-xs text-neutral-600">{user?.email}</p>
+      </div>
+      <Link to="/profile" className={item}>
+        {TEXTS.header.profileSettings}
+      </Link>
+      <button type="button" onClick={() => void logout()} className={item}>
+        {TEXTS.header.logout}
+      </button>
+    </Popover>
   );
 }

@@ -1,15 +1,16 @@
-import { useCallback, useId, useState, type ReactNode } from 'react';
-import * as Popover from '@radix-ui/react-popover';
+import { lazy, Suspense, useCallback, useId, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { Drawer } from 'vaul';
 import type { Ad } from '../../../lib/ad-schema.ts';
 import { useSession } from '../../../lib/auth-session.tsx';
 import { signInWithNextPath } from '../../../lib/auth-redirects.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { BookmarkPlusIcon } from '../../../components/ui/icons.tsx';
+import { Popover } from '../../../components/ui/popover.tsx';
 import { useBoardPicker } from '../hooks/use-board-picker.ts';
 import { useIsNarrowScreen } from '../hooks/use-is-narrow-screen.ts';
 import { AddToBoardPanel, BOARD_NAME_INPUT_ATTRIBUTE } from './add-to-board-panel.tsx';
+
+const AddToBoardSheet = lazy(() => import('./add-to-board-sheet.tsx'));
 
 /** Popover size on desktop (spec). */
 export const PANEL_WIDTH_PX = 320;
@@ -40,6 +41,10 @@ export function AddToBoardButton({ ad, size = 'card' }: { ad: Pick<Ad, 'id'>; si
   const [open, setOpen] = useState(false);
   const picker = useBoardPicker(ad.id, user?.id ?? null, open);
   const titleId = useId();
+  const sheetTriggerRef = useRef<HTMLButtonElement | null>(null);
+  // Once opened, the sheet stays mounted so that closing slides it away.
+  const [sheetOpened, setSheetOpened] = useState(false);
+  if (open && narrow && !sheetOpened) setSheetOpened(true);
   const { discard } = picker;
 
   const setPanelOpen = useCallback(
@@ -67,54 +72,63 @@ export function AddToBoardButton({ ad, size = 'card' }: { ad: Pick<Ad, 'id'>; si
 
   if (narrow) {
     return (
-      <Drawer.Root open={open} onOpenChange={setPanelOpen}>
-        <Drawer.Trigger className={triggerClasses[size]} aria-label={label} title={label}>
+      <>
+        <button
+          ref={sheetTriggerRef}
+          type="button"
+          className={triggerClasses[size]}
+          aria-label={label}
+          title={label}
+          aria-haspopup="dialog"
+          aria-expanded={open}
+          data-state={open ? 'open' : 'closed'}
+          onClick={() => setPanelOpen(!open)}
+        >
           <TriggerIcon size={size} />
-        </Drawer.Trigger>
-        <Drawer.Portal>
-          <Drawer.Overlay className="fixed inset-0 z-50 bg-neutral-950/40" />
-          <Drawer.Content
-            aria-describedby={undefined}
-            onEscapeKeyDown={keepOpenWhileNaming}
-            className="fixed inset-x-0 bottom-0 z-50 flex h-[85dvh] flex-col rounded-t-2xl bg-white shadow-2xl outline-none"
-            data-testid="add-to-board-sheet"
-          >
-            <div className="mx-auto mt-2.5 h-1.5 w-10 shrink-0 rounded-full bg-neutral-300" aria-hidden="true" />
-            {panel((text) => (
-              <Drawer.Title id={titleId} className={titleClasses}>
-                {text}
-              </Drawer.Title>
-            ))}
-          </Drawer.Content>
-        </Drawer.Portal>
-      </Drawer.Root>
+        </button>
+        {sheetOpened && (
+          <Suspense fallback={null}>
+            <AddToBoardSheet
+              open={open}
+              onOpenChange={setPanelOpen}
+              triggerRef={sheetTriggerRef}
+              onEscapeKeyDown={keepOpenWhileNaming}
+              renderPanel={panel}
+              titleId={titleId}
+              titleClasses={titleClasses}
+            />
+          </Suspense>
+        )}
+      </>
     );
   }
 
   return (
-    <Popover.Root open={open} onOpenChange={setPanelOpen}>
-      <Popover.Trigger className={triggerClasses[size]} aria-label={label} title={label}>
-        <TriggerIcon size={size} />
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          role="dialog"
-          aria-labelledby={titleId}
-          align="end"
-          sideOffset={6}
-          collisionPadding={12}
-          onEscapeKeyDown={keepOpenWhileNaming}
-          style={{ width: PANEL_WIDTH_PX, height: PANEL_HEIGHT_PX, maxHeight: 'var(--radix-popover-content-available-height)' }}
-          className="z-50 flex flex-col overflow-hidden rounded-2xl border border-neutral-200 bg-white shadow-2xl outline-none"
-          data-testid="add-to-board-popover"
-        >
-          {panel((text) => (
-            <h2 id={titleId} className={titleClasses}>
-              {text}
-            </h2>
-          ))}
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+    <Popover
+      open={open}
+      onOpenChange={setPanelOpen}
+      renderTrigger={(trigger) => (
+        <button {...trigger} className={triggerClasses[size]} aria-label={label} title={label}>
+          <TriggerIcon size={size} />
+        </button>
+      )}
+      content={{
+        role: 'dialog',
+        'aria-labelledby': titleId,
+        align: 'end',
+        sideOffset: 6,
+        collisionPadding: 12,
+        onEscapeKeyDown: keepOpenWhileNaming,
+        style: { width: PANEL_WIDTH_PX, height: PANEL_HEIGHT_PX, maxHeight: 'var(--radix-popover-content-available-height)' },
+        className: 'z-50 flex flex-col overflow-hidden rounded-2xl border border-neutral-200 bg-white shadow-2xl outline-none',
+        'data-testid': 'add-to-board-popover',
+      }}
+    >
+      {panel((text) => (
+        <h2 id={titleId} className={titleClasses}>
+          {text}
+        </h2>
+      ))}
+    </Popover>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import * as Popover from '@radix-ui/react-popover';
 import { CalendarIcon, CheckIcon, ChevronDownIcon, CloseIcon, SearchIcon, TagIcon } from '../../../components/ui/icons.tsx';
+import { Popover } from '../../../components/ui/popover.tsx';
 import { Select } from '../../../components/ui/select.tsx';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { DATE_RANGES, SEARCH_DEBOUNCE_MS, SEARCH_MAX_LENGTH, TAG_FILTER_MAX } from '../../../lib/constants.ts';
@@ -125,43 +125,40 @@ function TagPicker({ items, selected, onChange }: TagPickerProps) {
   const active = selected.length > 0;
 
   return (
-    <Popover.Root>
-      <Popover.Trigger
-        className={`inline-flex h-10 shrink-0 items-center gap-2 rounded-xl border px-3.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950 ${
-          active ? 'border-neutral-950 bg-neutral-950 text-white' : 'border-neutral-200 bg-white text-neutral-800 hover:border-neutral-300'
-        }`}
-      >
-        <TagIcon className="h-4 w-4" />
-        {TEXTS.library.tags}
-        {active && <span className="rounded-full bg-white px-1.5 text-xs font-semibold text-neutral-950">{selected.length}</span>}
-        <ChevronDownIcon className="h-4 w-4 opacity-70" />
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align="start"
-          sideOffset={6}
-          className="z-40 max-h-80 w-64 overflow-y-auto rounded-2xl border border-neutral-200 bg-white p-1.5 shadow-xl"
+    <Popover
+      renderTrigger={(trigger) => (
+        <button
+          {...trigger}
+          className={`inline-flex h-10 shrink-0 items-center gap-2 rounded-xl border px-3.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950 ${
+            active ? 'border-neutral-950 bg-neutral-950 text-white' : 'border-neutral-200 bg-white text-neutral-800 hover:border-neutral-300'
+          }`}
         >
-          {items.length === 0 && <p className="px-3 py-2 text-sm text-neutral-500">{TEXTS.library.noTags}</p>}
-          {items.map((item) => {
-            const checked = selectedIds.has(item.id);
-            return (
-              <button
-                key={item.id}
-                type="button"
-                role="menuitemcheckbox"
-                aria-checked={checked}
-                disabled={!checked && selected.length >= TAG_FILTER_MAX}
-                onClick={() => toggle(item)}
-                className="flex w-full items-center justify-between gap-3 rounded-lg px-3 py-2 text-left text-sm text-neutral-800 hover:bg-neutral-100 disabled:opacity-40"
-              >
-                {item.name}
-                {checked && <CheckIcon className="h-4 w-4 text-neutral-950" />}
-              </button>
-            );
-          })}
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+          <TagIcon className="h-4 w-4" />
+          {TEXTS.library.tags}
+          {active && <span className="rounded-full bg-white px-1.5 text-xs font-semibold text-neutral-950">{selected.length}</span>}
+          <ChevronDownIcon className="h-4 w-4 opacity-70" />
+        </button>
+      )}
+      content={{ align: 'start', sideOffset: 6, className: 'z-40 max-h-80 w-64 overflow-y-auto rounded-2xl border border-neutral-200 bg-white p-1.5 shadow-xl' }}
+    >
+      {items.length === 0 && <p className="px-3 py-2 text-sm text-neutral-500">{TEXTS.library.noTags}</p>}
+      {items.map((item) => {
+        const checked = selectedIds.has(item.id);
+        return (
+          <button
+            key={item.id}
+            type="button"
+            role="menuitemcheckbox"
+            aria-checked={checked}
+            disabled={!checked && selected.length >= TAG_FILTER_MAX}
+            onClick={() => toggle(item)}
+            className="flex w-full items-center justify-between gap-3 rounded-lg px-3 py-2 text-left text-sm text-neutral-800 hover:bg-neutral-100 disabled:opacity-40"
+          >
+            {item.name}
+            {checked && <CheckIcon className="h-4 w-4 text-neutral-950" />}
+          </button>
+        );
+      })}
+    </Popover>
   );
 }
