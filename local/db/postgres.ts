@@ -88,13 +88,31 @@ function listenOn(pool: pg.Pool, channel: string, fn: (payload: string) => void)
 const asResults = (result: pg.QueryResult | pg.QueryResult[]): QueryResult<Record<string, unknown>>[] =>
   (Array.isArray(result) ? result : [result]).map((one) => ({ rows: one.rows, rowCount: one.rowCount ?? one.rows.length }));
 
+/**
+ * A connection of the pool's for the caller alone. While checked out, the pool
+ * does not listen for its socket failing (a server restart), and an 'error'
+ * event nobody listens to would end the process: the failed query rejects
+ * anyway, and release drops the connection.
+ */
+async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
+  const client = await pool.connect();
+  const ignore = () => {};
+  client.on('error', ignore);
+  const release = client.release;
+  client.release = (error?: Error | boolean) => {
+    client.removeListener('error', ignore);
+    release(error);
+  };
+  return client;
+}
+
 export function wrapPool(pool: pg.Pool): PostgresDatabase {
   return {
     engine: 'postgres',
     pool,
     ...queryable(pool),
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await checkOut(pool);
       try {
         await client.query('begin');
         const result = await fn(queryable(client));
@@ -108,7 +126,7 @@ export function wrapPool(pool: pg.Pool): PostgresDatabase {
       }
     },
     async batch(fn) {
-      const client = await pool.connect();
+      const client = await checkOut(pool);
       let broken: Error | undefined;
       try {
         return await fn({ send: async (text) => asResults(await client.query(text)) });
