@@ -1,37 +1,37 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * One ad as the listing functions return it (list_ads, get_ad, list_collection_ads).
  * Display paths come only when the server decided the caller sees the ad clear.
  */
 export const adSchema = z.object({
-  id: z.string().min(1),
-  brand_id: z.string().min(1),
-  brand_name: z.string().nullable(),
-  brand_logo_path: z.string().nullable(),
-  category_id: z.string().min(1),
-  category_name: z.string().nullable(),
-  type_id: z.string().nullable(),
-  type_name: z.string().nullable(),
+  id: z.string().check(z.minLength(1)),
+  brand_id: z.string().check(z.minLength(1)),
+  brand_name: z.nullable(z.string()),
+  brand_logo_path: z.nullable(z.string()),
+  category_id: z.string().check(z.minLength(1)),
+  category_name: z.nullable(z.string()),
+  type_id: z.nullable(z.string()),
+  type_name: z.nullable(z.string()),
   tag_names: z.array(z.string()),
   created_at: z.string(),
   requires_subscription: z.boolean(),
   is_black_friday: z.boolean(),
   is_top_picks: z.boolean(),
-  width: z.number().int().positive(),
-  height: z.number().int().positive(),
+  width: z.number().check(z.int(), z.positive()),
+  height: z.number().check(z.int(), z.positive()),
   thumbhash: z.string(),
-  preview_path: z.string().min(1),
+  preview_path: z.string().check(z.minLength(1)),
   is_clear: z.boolean(),
-  display_480_path: z.string().nullable(),
-  display_960_path: z.string().nullable(),
+  display_480_path: z.nullable(z.string()),
+  display_960_path: z.nullable(z.string()),
 });
 export type Ad = z.infer<typeof adSchema>;
 
 /** A page of a list: 60 ads at most and the signed cursor of the next page, if any. */
 export const adPageSchema = z.object({
   ads: z.array(adSchema),
-  next_cursor: z.string().nullable(),
+  next_cursor: z.nullable(z.string()),
 });
 export type AdPage = z.infer<typeof adPageSchema>;
 

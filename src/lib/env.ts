@@ -1,9 +1,12 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LOCAL_STRIPE_PRICES } from '../../supabase/functions/_shared/local-stripe-defaults.ts';
 
 /** The local stack's default anon key (a public development value, see .env.example). */
 const LOCAL_ANON_KEY =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJpYXQiOjE2NDE3NjkyMDAsImV4cCI6MTk4MzgxMjk5Nn0.jkAl8ZbvuOYg3HGfFtNz6Tpe6hVLlRPpATG0okuLsIg';
+
+// zod/mini carries no messages of its own: the English ones the full zod gave, for these and every later parse.
+z.config(z.locales.en());
 
 /**
  * The SPA's settings, validated once at start so a bad build fails with a clear
@@ -11,20 +14,22 @@ const LOCAL_ANON_KEY =
  */
 const envSchema = z
   .object({
-    VITE_SUPABASE_URL: z.string().url('VITE_SUPABASE_URL must be an http(s) URL').optional(),
-    VITE_SUPABASE_ANON_KEY: z.string().regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'VITE_SUPABASE_ANON_KEY must be a JWT').optional(),
-    VITE_FEEDBACK_FORM_URL: z.string().url().optional(),
-    VITE_CONTACT_EMAIL: z.string().email().optional(),
+    VITE_SUPABASE_URL: z.optional(z.string().check(z.url('VITE_SUPABASE_URL must be an http(s) URL'))),
+    VITE_SUPABASE_ANON_KEY: z.optional(z.string().check(z.regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'VITE_SUPABASE_ANON_KEY must be a JWT'))),
+    VITE_FEEDBACK_FORM_URL: z.optional(z.string().check(z.url())),
+    VITE_CONTACT_EMAIL: z.optional(z.string().check(z.email())),
     /** Stripe's public price ids (not secrets): the same values as the functions' STRIPE_PRICE_MONTHLY / _ANNUAL. */
-    VITE_STRIPE_PRICE_MONTHLY: z.string().regex(/^price_\w+$/, 'VITE_STRIPE_PRICE_MONTHLY must be a Stripe price id').optional(),
-    VITE_STRIPE_PRICE_ANNUAL: z.string().regex(/^price_\w+$/, 'VITE_STRIPE_PRICE_ANNUAL must be a Stripe price id').optional(),
+    VITE_STRIPE_PRICE_MONTHLY: z.optional(z.string().check(z.regex(/^price_\w+$/, 'VITE_STRIPE_PRICE_MONTHLY must be a Stripe price id'))),
+    VITE_STRIPE_PRICE_ANNUAL: z.optional(z.string().check(z.regex(/^price_\w+$/, 'VITE_STRIPE_PRICE_ANNUAL must be a Stripe price id'))),
   })
-  .refine((value) => !value.VITE_SUPABASE_URL || value.VITE_SUPABASE_ANON_KEY, {
-    message: 'VITE_SUPABASE_ANON_KEY is required with VITE_SUPABASE_URL',
-  })
-  .refine((value) => !value.VITE_STRIPE_PRICE_MONTHLY === !value.VITE_STRIPE_PRICE_ANNUAL, {
-    message: 'VITE_STRIPE_PRICE_MONTHLY and VITE_STRIPE_PRICE_ANNUAL are set together',
-  });
+  .check(
+    z.refine((value) => !value.VITE_SUPABASE_URL || value.VITE_SUPABASE_ANON_KEY, {
+      message: 'VITE_SUPABASE_ANON_KEY is required with VITE_SUPABASE_URL',
+    }),
+    z.refine((value) => !value.VITE_STRIPE_PRICE_MONTHLY === !value.VITE_STRIPE_PRICE_ANNUAL, {
+      message: 'VITE_STRIPE_PRICE_MONTHLY and VITE_STRIPE_PRICE_ANNUAL are set together',
+    }),
+  );
 
 const parsed = envSchema.safeParse(import.meta.env);
 if (!parsed.success) {

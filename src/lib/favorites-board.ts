@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ApiError, apiErrorFrom } from './api-error.ts';
 import { supabase } from './supabase-client.ts';
 import { TEXTS } from './spec-texts.ts';
 
-const idSchema = z.string().min(1);
+const idSchema = z.string().check(z.minLength(1));
 
 /**
  * The id of the caller's Favorites board, created on first use. The spec's

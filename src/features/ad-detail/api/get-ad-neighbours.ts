@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
-const neighboursSchema = z.object({ previous_id: z.string().nullable(), next_id: z.string().nullable() });
+const neighboursSchema = z.object({ previous_id: z.nullable(z.string()), next_id: z.nullable(z.string()) });
 export type AdNeighbours = z.infer<typeof neighboursSchema>;
 
 /** The ads before and after one ad, newest first and wrapping (callers with valid access only). */

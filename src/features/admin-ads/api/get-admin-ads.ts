@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { ADMIN_PAGE_SIZE } from '../../../lib/constants.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
@@ -22,25 +22,25 @@ export interface AdminAdsQuery {
 }
 
 export const adminAdSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   brand_id: z.string(),
   brand_name: z.string(),
-  brand_logo_path: z.string().nullable(),
+  brand_logo_path: z.nullable(z.string()),
   category_id: z.string(),
   category_name: z.string(),
-  type_id: z.string().nullable(),
-  type_name: z.string().nullable(),
+  type_id: z.nullable(z.string()),
+  type_name: z.nullable(z.string()),
   tag_ids: z.array(z.string()),
   tag_names: z.array(z.string()),
   created_at: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
+  width: z.number().check(z.int()),
+  height: z.number().check(z.int()),
   thumbhash: z.string(),
   preview_path: z.string(),
   display_480_path: z.string(),
   display_960_path: z.string(),
   original_path: z.string(),
-  total_count: z.coerce.number().int(),
+  total_count: z.coerce.number().check(z.int()),
 });
 export type AdminAd = z.infer<typeof adminAdSchema>;
 

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
 export type OptionKind = 'brands' | 'categories' | 'types' | 'tags';
 
-const optionSchema = z.object({ id: z.string().min(1), name: z.string() });
+const optionSchema = z.object({ id: z.string().check(z.minLength(1)), name: z.string() });
 export type CatalogOption = z.infer<typeof optionSchema>;
 
 /** The choices of the table's filters, inline edit and bulk bar, by name. */

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AD_LISTS_KEY } from '../../../lib/ad-list-cache.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
-export const tagAdsBodySchema = z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) });
-const tagAdsResponseSchema = z.object({ message: z.string(), tagged: z.number().int() });
-const functionErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string().min(1) }) });
+export const tagAdsBodySchema = z.object({ day: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)) });
+const tagAdsResponseSchema = z.object({ message: z.string(), tagged: z.number().check(z.int()) });
+const functionErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string().check(z.minLength(1)) }) });
 
 /** Yesterday's date in UTC, as the daily job counts days. */
 export function yesterdayUtc(now = new Date()): string {

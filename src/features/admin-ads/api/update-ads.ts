@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AD_LISTS_KEY } from '../../../lib/ad-list-cache.ts';
 import { ApiError, apiErrorFrom } from '../../../lib/api-error.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
@@ -17,7 +17,7 @@ export interface AdsChange {
   removeTagIds: string[];
 }
 
-export const adResultsSchema = z.array(z.object({ id: z.string(), ok: z.boolean(), error: z.string().nullable() }));
+export const adResultsSchema = z.array(z.object({ id: z.string(), ok: z.boolean(), error: z.nullable(z.string()) }));
 export type AdResult = z.infer<typeof adResultsSchema>[number];
 
 export function changesSomething(change: Omit<AdsChange, 'ids'>): boolean {

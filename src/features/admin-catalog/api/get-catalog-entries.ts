@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
@@ -7,12 +7,12 @@ export type CatalogKind = 'brands' | 'categories' | 'tags' | 'types';
 export const CATALOG_KINDS: readonly CatalogKind[] = ['brands', 'categories', 'tags', 'types'];
 
 export const catalogEntrySchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   name: z.string(),
   /** Brands only. */
-  logo_path: z.string().nullable().optional(),
+  logo_path: z.optional(z.nullable(z.string())),
   /** Tags only: the themed boards' tags carry a key and cannot be deleted. */
-  system_key: z.string().nullable().optional(),
+  system_key: z.optional(z.nullable(z.string())),
 });
 export type CatalogEntry = z.infer<typeof catalogEntrySchema>;
 

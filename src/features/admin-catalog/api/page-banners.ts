@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ApiError, apiErrorFrom } from '../../../lib/api-error.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 import { isUploadImageType, objectNameFor } from './storage-names.ts';
@@ -9,7 +9,7 @@ export const BANNER_PAGES = ['library', 'black-friday', 'top-picks'] as const;
 export type BannerPage = (typeof BANNER_PAGES)[number];
 
 const BUCKET = 'banners';
-const bannerSchema = z.object({ page: z.enum(BANNER_PAGES), image_path: z.string().min(1) });
+const bannerSchema = z.object({ page: z.enum(BANNER_PAGES), image_path: z.string().check(z.minLength(1)) });
 export type PageBanner = z.infer<typeof bannerSchema>;
 
 export async function getPageBanners(): Promise<PageBanner[]> {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 import { makeImageVariants, type ImageVariants } from '../lib/image-variants.ts';
@@ -7,7 +7,7 @@ import type { AdObjectPaths } from '../lib/object-paths.ts';
 export type UploadCatalogKind = 'brands' | 'categories' | 'tags';
 export type UploadBucket = 'ad-originals' | 'ad-images';
 
-export const uploadCatalogItemSchema = z.object({ id: z.string().min(1), name: z.string() });
+export const uploadCatalogItemSchema = z.object({ id: z.string().check(z.minLength(1)), name: z.string() });
 export type UploadCatalogItem = z.infer<typeof uploadCatalogItemSchema>;
 
 export interface NewAdRow extends AdObjectPaths {
@@ -65,7 +65,7 @@ export const supabaseUploadServices: UploadServices = {
   async insertAd(row) {
     const { data, error } = await supabase.from('ads').insert(row).select('id').single();
     if (error) throw apiErrorFrom(error);
-    const read = z.object({ id: z.string().min(1) }).safeParse(data);
+    const read = z.object({ id: z.string().check(z.minLength(1)) }).safeParse(data);
     return read.success ? read.data.id : null;
   },
   async linkTags(adId, tagIds) {

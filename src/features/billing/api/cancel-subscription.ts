@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { supabase } from '../../../lib/supabase-client.ts';
 import { billingFunctionErrorFrom } from './function-error.ts';
 
 export const cancelSubscriptionBodySchema = z.object({ immediate: z.boolean() });
 
-const cancelResponseSchema = z.object({ subscription: z.object({ current_period_end: z.number().nullable() }) });
+const cancelResponseSchema = z.object({ subscription: z.object({ current_period_end: z.nullable(z.number()) }) });
 
 /** Cancels now or at the end of the period; resolves to when access ends (Unix seconds). */
 export async function cancelSubscription(input: { immediate: boolean }): Promise<{ accessEnds: number | null }> {

@@ -1,16 +1,16 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { supabase } from '../../../lib/supabase-client.ts';
 import { billingFunctionErrorFrom } from './function-error.ts';
 
 /** A period end as Unix seconds or as date text: both readings of the spec. */
-const periodEndSchema = z.union([z.number(), z.string()]).nullable().optional();
+const periodEndSchema = z.optional(z.nullable(z.union([z.number(), z.string()])));
 
 export const subscriptionStatusSchema = z.object({
   subscribed: z.boolean(),
-  subscription_tier: z.string().nullable(),
-  subscription_end: z.string().nullable(),
-  cancel_at_period_end: z.boolean().optional().default(false),
+  subscription_tier: z.nullable(z.string()),
+  subscription_end: z.nullable(z.string()),
+  cancel_at_period_end: z._default(z.optional(z.boolean()), false),
   current_period_end: periodEndSchema,
   period_end: periodEndSchema,
 });

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { TRIAL_DAYS } from '../../../lib/constants.ts';
 import { env } from '../../../lib/env.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
@@ -9,13 +9,13 @@ export type BillingPeriod = 'monthly' | 'annual';
 
 export const createCheckoutBodySchema = z.object({
   /** Stripe's price id of the chosen plan; create-checkout accepts only the two it is configured with. */
-  priceId: z.string().min(1),
+  priceId: z.string().check(z.minLength(1)),
   trialDays: z.literal(TRIAL_DAYS),
-  couponCode: z.string().trim().min(1).optional(),
-  baseUrl: z.string().url(),
+  couponCode: z.optional(z.string().check(z.trim(), z.minLength(1))),
+  baseUrl: z.string().check(z.url()),
 });
 
-const checkoutResponseSchema = z.object({ url: z.string().url() });
+const checkoutResponseSchema = z.object({ url: z.string().check(z.url()) });
 
 /** An error whose message can be shown to the buyer as it is. */
 export class CheckoutError extends Error {}

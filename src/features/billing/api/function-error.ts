@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** A billing function's failure, with the function's stable code when it sent one (`{ error: { code, message } }`). */
 export class BillingFunctionError extends Error {
@@ -13,7 +13,7 @@ export class BillingFunctionError extends Error {
   }
 }
 
-const functionErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string().min(1) }) });
+const functionErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string().check(z.minLength(1)) }) });
 
 /** Reads supabase-js's functions error: the response it carries holds the function's own error body. */
 export async function billingFunctionErrorFrom(error: unknown, fallback: string): Promise<BillingFunctionError> {

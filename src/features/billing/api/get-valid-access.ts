@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 

@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { supabase } from '../../../lib/supabase-client.ts';
 import { billingFunctionErrorFrom } from './function-error.ts';
 
-const portalResponseSchema = z.object({ url: z.string().url() });
+const portalResponseSchema = z.object({ url: z.string().check(z.url()) });
 
 /** The address of Stripe's billing portal for the caller. */
 export async function getCustomerPortalUrl(): Promise<string> {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { useSession } from '../../../lib/auth-session.tsx';
 import { periodEndIso, useSubscriptionStatus, type SubscriptionStatus } from '../api/check-subscription.ts';
 import { useEntitlement } from './use-entitlement.tsx';
@@ -9,7 +9,7 @@ export const CANCEL_NOTICE_STORAGE_KEY = 'cancel_notice';
 
 export const cancelNoticeSchema = z.object({
   scheduled: z.boolean(),
-  endDate: z.string().nullable(),
+  endDate: z.nullable(z.string()),
   immediate: z.boolean(),
 });
 

@@ -1,14 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
 export const boardRowSchema = z.object({
   id: z.string(),
   name: z.string(),
-  parent_id: z.string().nullable(),
+  parent_id: z.nullable(z.string()),
   is_system: z.boolean(),
-  slug: z.string().nullable(),
+  slug: z.nullable(z.string()),
 });
 export type BoardRow = z.infer<typeof boardRowSchema>;
 

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { removeAdsFromCachedLists } from '../../../lib/ad-list-cache.ts';
 import { ApiError, apiErrorFrom } from '../../../lib/api-error.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
-const deleteResultSchema = z.array(z.object({ id: z.string(), ok: z.boolean(), error: z.string().nullable() }));
+const deleteResultSchema = z.array(z.object({ id: z.string(), ok: z.boolean(), error: z.nullable(z.string()) }));
 
 /** Deletes one ad (admins only); resolves when the server reports it gone. */
 export async function deleteAd(id: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { CATALOG_STALE_MS } from '../../../lib/constants.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
@@ -7,10 +7,10 @@ import { supabase } from '../../../lib/supabase-client.ts';
 export type CatalogKind = 'brands' | 'categories' | 'types' | 'tags';
 
 export const catalogItemSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   name: z.string(),
   /** Tags only: the themed boards' tags carry a key. */
-  system_key: z.string().nullable().optional(),
+  system_key: z.optional(z.nullable(z.string())),
 });
 export type CatalogItem = z.infer<typeof catalogItemSchema>;
 

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { CATALOG_STALE_MS } from '../../../lib/constants.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
 export type BannerPage = 'library' | 'black-friday' | 'top-picks';
 
-const bannerRowsSchema = z.array(z.object({ image_path: z.string().min(1) }));
+const bannerRowsSchema = z.array(z.object({ image_path: z.string().check(z.minLength(1)) }));
 
 /**
  * The public URL of a page's banner (bucket banners), or null when the page
