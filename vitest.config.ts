@@ -17,6 +17,7 @@ export default defineConfig({
           include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
           exclude: [...configDefaults.exclude, ROBUSTNESS_TESTS],
           globalSetup: ['tests/sql/global-setup.ts'],
+          setupFiles: ['tests/features/support/setup.ts'],
           sequence: { groupOrder: 0 },
         },
       },
