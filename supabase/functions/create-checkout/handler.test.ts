@@ -67,6 +67,8 @@ Deno.test('refuses bad requests with a named error and starts no checkout', asyn
       { error: { code: 'unknown_price', message: 'priceId: price_other is neither the monthly nor the annual price' } }],
     ['a longer trial', postJson(url, { priceId: prices.monthly, trialDays: 30 }), 400, { error: { code: 'invalid_body', message: 'trialDays: the trial is 7 days' } }],
     ['a coupon that is not text', postJson(url, { priceId: prices.monthly, couponCode: 20 }), 400, { error: { code: 'invalid_body', message: 'couponCode: must be text' } }],
+    ['a coupon longer than any code', postJson(url, { priceId: prices.monthly, couponCode: 'C'.repeat(201) }), 400,
+      { error: { code: 'invalid_body', message: 'couponCode: must be at most 200 characters' } }],
     ['a baseUrl that is not a URL', postJson(url, { priceId: prices.monthly, baseUrl: 'obyect' }), 400,
       { error: { code: 'invalid_body', message: 'baseUrl: must be an http(s) URL' } }],
     ['a javascript: baseUrl', postJson(url, { priceId: prices.monthly, baseUrl: 'javascript:alert(1)' }), 400,

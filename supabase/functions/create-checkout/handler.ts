@@ -8,9 +8,12 @@ import { requireSignedInUser, type Authenticate, type SignedInUser } from '../_s
 import { stripeErrorMessage, type Stripe } from '../_shared/stripe-client.ts';
 import { checkoutReturnUrls, returnOrigin } from './return-urls.ts';
 
+export const COUPON_CODE_MAX_LENGTH = 200;
+
 export const createCheckoutBodySchema = z.object({
   priceId: z.string({ error: 'must be the monthly or the annual price' }).min(1, 'must be the monthly or the annual price'),
-  couponCode: z.string({ error: 'must be text' }).optional(),
+  // Far longer than any promotion code; a longer one would only fail later, at Stripe, as a 502.
+  couponCode: z.string({ error: 'must be text' }).max(COUPON_CODE_MAX_LENGTH, `must be at most ${COUPON_CODE_MAX_LENGTH} characters`).optional(),
   baseUrl: z.url({ error: 'must be an http(s) URL', protocol: /^https?$/ }).optional(),
   // The SPA sends the trial it shows; the server decides it, so any other length is a mistake.
   trialDays: z.literal(TRIAL_DAYS, { error: `the trial is ${TRIAL_DAYS} days` }).optional(),

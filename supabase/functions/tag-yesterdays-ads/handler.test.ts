@@ -23,6 +23,8 @@ Deno.test('rejects bad requests with the functions error shape', async (t) => {
     ['no token', post('{}', null), 401, { error: { code: 'not_authenticated', message: 'Sign in as an admin to tag ads' } }],
     ['not JSON', post('{day'), 400, { error: { code: 'invalid_body', message: 'The body must be JSON' } }],
     ['bad day', post('{"day":"21/11/2026"}'), 400, { error: { code: 'invalid_body', message: 'day: day must be YYYY-MM-DD' } }],
+    ['no such day', post('{"day":"2026-02-30"}'), 400, { error: { code: 'invalid_body', message: 'day: day must be a date of the calendar' } }],
+    ['year zero', post('{"day":"0000-01-01"}'), 400, { error: { code: 'invalid_body', message: 'day: day must be a date of the calendar' } }],
   ];
   for (const [name, request, status, body] of cases) {
     await t.step(name, async () => {

@@ -3,8 +3,18 @@ import { z } from 'npm:zod@4';
 import { bearerToken, corsHeaders, errorResponse, jsonResponse, readBody } from '../_shared/http.ts';
 import { readSupabaseEnv } from '../_shared/supabase-env.ts';
 
+/** 2026-02-30 has the right shape but no day; the database would refuse it with an error that is not the caller's. */
+const isCalendarDay = (day: string) => {
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day && day >= '0001';
+};
+
 export const tagAdsBodySchema = z.object({
-  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'day must be YYYY-MM-DD').optional(),
+  day: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'day must be YYYY-MM-DD', abort: true })
+    .refine(isCalendarDay, 'day must be a date of the calendar')
+    .optional(),
 });
 
 /** Calls the SQL function as the caller, so the database decides who may tag. */
