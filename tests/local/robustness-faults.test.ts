@@ -91,6 +91,49 @@ function formOf(html: string): { action: string; fields: Record<string, string> 
   return { action: form[1]!, fields };
 }
 
+async function newSignedInUser(url: string): Promise<SignedInUser> {
+  const email = `faults-${randomBytes(5).toString('hex')}@example.test`;
+  const password = 'fault-password-1';
+  const service = await stackClient(url, 'service_role');
+  const created = await service.auth.admin.createUser({ email, password, email_confirm: true });
+  expect(created.error).toBeNull();
+  const signIn = await (await stackClient(url, 'anon')).auth.signInWithPassword({ email, password });
+  expect(signIn.error).toBeNull();
+  return { id: created.data.user!.id, email, token: signIn.data.session!.access_token };
+}
+
+const userHeaders = async (user: SignedInUser) => ({
+  apikey: (await stackKeys()).anonKey,
+  authorization: `Bearer ${user.token}`,
+  'content-type': 'application/json',
+});
+
+async function upload(url: string, bucket: string, name: string, contentType: string): Promise<void> {
+  const response = await fetch(`${url}/storage/v1/object/${bucket}/${name}`, {
+    method: 'POST',
+    headers: { ...(await serviceRoleHeaders()), 'content-type': contentType },
+    body: new Uint8Array(randomBytes(2048)),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+/** Saves an ad to some of the user's boards and removes it from others, in one call, as the add-to-board panel does. */
+const saveAdBoards = async (url: string, user: SignedInUser, adId: string, add: string[], remove: string[]) =>
+  fetch(`${url}/rest/v1/rpc/save_ad_boards`, {
+    method: 'POST',
+    headers: await userHeaders(user),
+    body: JSON.stringify({ p_ad_id: adId, p_add: add, p_remove: remove }),
+  });
+
+/** The boards holding the ad, as the user reads them through the stack. */
+async function boardsHolding(url: string, user: SignedInUser, adId: string): Promise<string[]> {
+  const response = await fetch(`${url}/rest/v1/user_collection_items?select=collection_id&ad_id=eq.${adId}`, { headers: await userHeaders(user) });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { collection_id: string }[]).map((row) => row.collection_id).sort();
+}
+
+const sorted = (ids: string[]) => [...ids].sort();
+
 const postgresAvailable = process.env.CI ? true : await reachable(adminUrl());
 if (!postgresAvailable) console.warn(`\n  PostgreSQL is not reachable at ${adminUrl()}: the fault tests are not declared.\n`);
 
@@ -173,32 +216,6 @@ if (postgresAvailable) {
       await sessionGone(pid);
     }
 
-    async function newSignedInUser(): Promise<SignedInUser> {
-      const email = `faults-${randomBytes(5).toString('hex')}@example.test`;
-      const password = 'fault-password-1';
-      const service = await stackClient(stack.url, 'service_role');
-      const created = await service.auth.admin.createUser({ email, password, email_confirm: true });
-      expect(created.error).toBeNull();
-      const signIn = await (await stackClient(stack.url, 'anon')).auth.signInWithPassword({ email, password });
-      expect(signIn.error).toBeNull();
-      return { id: created.data.user!.id, email, token: signIn.data.session!.access_token };
-    }
-
-    const userHeaders = async (user: SignedInUser) => ({
-      apikey: (await stackKeys()).anonKey,
-      authorization: `Bearer ${user.token}`,
-      'content-type': 'application/json',
-    });
-
-    async function upload(bucket: string, name: string, contentType: string): Promise<void> {
-      const response = await fetch(`${stack.url}/storage/v1/object/${bucket}/${name}`, {
-        method: 'POST',
-        headers: { ...(await serviceRoleHeaders()), 'content-type': contentType },
-        body: new Uint8Array(randomBytes(2048)),
-      });
-      expect(response.status, await response.clone().text()).toBe(200);
-    }
-
     /** An ad with its original and its three display files, uploaded through the stack before the row is written. */
     async function newAd(): Promise<Ad> {
       const folder = randomBytes(8).toString('hex');
@@ -208,8 +225,8 @@ if (postgresAvailable) {
         display_960_path: `${folder}/w960.webp`,
         preview_path: `${folder}/preview.webp`,
       };
-      await upload('ad-originals', paths.original_path, 'image/jpeg');
-      for (const name of [paths.display_480_path, paths.display_960_path, paths.preview_path]) await upload('ad-images', name, 'image/webp');
+      await upload(stack.url, 'ad-originals', paths.original_path, 'image/jpeg');
+      for (const name of [paths.display_480_path, paths.display_960_path, paths.preview_path]) await upload(stack.url, 'ad-images', name, 'image/webp');
       const { rows } = await db.query<{ id: string }>(
         `insert into public.ads (brand_id, category_id, original_path, display_480_path, display_960_path, preview_path, width, height, thumbhash)
          values ($1, $2, $3, $4, $5, $6, 960, 1200, 'AAAAAAAAAAAA') returning id`,
@@ -276,13 +293,6 @@ if (postgresAvailable) {
     });
 
     describe('board saves', () => {
-      const saveAdBoards = async (user: SignedInUser, adId: string, add: string[], remove: string[]) =>
-        fetch(`${stack.url}/rest/v1/rpc/save_ad_boards`, {
-          method: 'POST',
-          headers: await userHeaders(user),
-          body: JSON.stringify({ p_ad_id: adId, p_add: add, p_remove: remove }),
-        });
-
       const deleteBoard = async (user: SignedInUser, boardId: string) =>
         fetch(`${stack.url}/rest/v1/rpc/delete_board`, {
           method: 'POST',
@@ -300,13 +310,6 @@ if (postgresAvailable) {
         return ((await response.json()) as { id: string }).id;
       }
 
-      /** The boards holding the ad, as the user reads them through the (restarted) stack. */
-      async function boardsHolding(user: SignedInUser, adId: string): Promise<string[]> {
-        const response = await fetch(`${stack.url}/rest/v1/user_collection_items?select=collection_id&ad_id=eq.${adId}`, { headers: await userHeaders(user) });
-        expect(response.status).toBe(200);
-        return ((await response.json()) as { collection_id: string }[]).map((row) => row.collection_id).sort();
-      }
-
       async function boardsOf(user: SignedInUser): Promise<{ id: string; parent_id: string | null; items: number }[]> {
         const { rows } = await db.query<{ id: string; parent_id: string | null; items: number }>(
           `select c.id, c.parent_id, (select count(*)::int from public.user_collection_items i where i.collection_id = c.id) as items
@@ -317,17 +320,16 @@ if (postgresAvailable) {
       }
 
       it('leaves a board save whole or not there at all after kill -9 mid-save, with database and storage agreeing', async () => {
-        const user = await newSignedInUser();
+        const user = await newSignedInUser(stack.url);
         const ad = await newAd();
         const [inspiration, keep, shortlist] = [await createBoard(user, 'Inspiration'), await createBoard(user, 'Keep'), await createBoard(user, 'Shortlist')];
-        expect((await saveAdBoards(user, ad.id, [inspiration], [])).status).toBe(200);
-        const sorted = (ids: string[]) => [...ids].sort();
+        expect((await saveAdBoards(stack.url, user, ad.id, [inspiration], [])).status).toBe(200);
 
         // Moving the ad from Inspiration to Keep and Shortlist: two rows added, one removed, in one save.
         for (const ending of ['ended by the server', 'run to its end'] as const) {
           // The removal waits for this lock, after the additions are written.
           const holder = await holdLock('select 1 from public.user_collection_items where collection_id = $1 and ad_id = $2 for update', [inspiration, ad.id]);
-          const request = settled(saveAdBoards(user, ad.id, [keep, shortlist], [inspiration]));
+          const request = settled(saveAdBoards(stack.url, user, ad.id, [keep, shortlist], [inspiration]));
           const [orphan] = await waitingBackends('save_ad_boards', 1);
           // The save has written (it holds a transaction id) and nothing of it is committed.
           expect(orphan!.backend_xid).not.toBeNull();
@@ -342,7 +344,7 @@ if (postgresAvailable) {
             await sessionGone(orphan!.pid);
           }
           await start();
-          const holding = await boardsHolding(user, ad.id);
+          const holding = await boardsHolding(stack.url, user, ad.id);
           const expected = ending === 'ended by the server' ? [inspiration] : sorted([keep, shortlist]);
           console.log(`board save killed mid-save, server session ${ending}: the ad is on ${holding.length} board(s), ${holding.length === 1 ? 'as before the save' : 'as the save left it'}`);
           expect(holding).toEqual(sorted(expected));
@@ -352,7 +354,7 @@ if (postgresAvailable) {
         // Deleting a board with a sub-board and their saved ads: the board and its items are all there or all gone.
         const sub = await createBoard(user, 'Sub-board', keep);
         const other = await newAd();
-        expect((await saveAdBoards(user, other.id, [sub, keep], [])).status).toBe(200);
+        expect((await saveAdBoards(stack.url, user, other.id, [sub, keep], [])).status).toBe(200);
         const before = await boardsOf(user);
         const holder = await holdLock('select 1 from public.user_collection_items where collection_id = $1 and ad_id = $2 for update', [sub, other.id]);
         const request = settled(deleteBoard(user, keep));
@@ -366,7 +368,7 @@ if (postgresAvailable) {
         const after = await boardsOf(user);
         console.log(`board delete killed mid-delete, server session ended: ${after.length} of ${before.length} boards and ${after.reduce((n, b) => n + b.items, 0)} of ${before.reduce((n, b) => n + b.items, 0)} saved ads kept`);
         expect(after).toEqual(before);
-        expect(await boardsHolding(user, other.id)).toEqual(sorted([sub, keep]));
+        expect(await boardsHolding(stack.url, user, other.id)).toEqual(sorted([sub, keep]));
         await expectStorageAgrees();
       }, 180_000);
     });
@@ -422,7 +424,7 @@ if (postgresAvailable) {
         );
 
       it('applies a Stripe event exactly once after kill -9 during its webhook delivery, delivering it again after restart', async () => {
-        const user = await newSignedInUser();
+        const user = await newSignedInUser(stack.url);
         const checkout = await startCheckout(user);
         expect((await checkout.pay()).status).toBe(303);
         const subscriptionId = (await stripeObject(checkout.sessionId))!.subscription as string;
@@ -492,7 +494,7 @@ if (postgresAvailable) {
 
       it('ends a checkout return killed with -9 with one subscription, whether the kill came before or after Stripe completed it', async () => {
         // Killed while the checkout's completion is being written on Stripe's side: nothing of it stays, and paying again completes it once.
-        const first = await newSignedInUser();
+        const first = await newSignedInUser(stack.url);
         const firstCheckout = await startCheckout(first);
         let holder = await holdLock('lock table stripe_local.deliveries in share row exclusive mode');
         let request = settled(firstCheckout.pay());
@@ -516,7 +518,7 @@ if (postgresAvailable) {
         expect(await billingOf(first)).toEqual({ stripeSubscriptions: 1, subscriptionRows: 1, customerRows: 1 });
 
         // Killed while the stripe-webhook function applies the checkout's first event: delivered again after restart, applied once.
-        const second = await newSignedInUser();
+        const second = await newSignedInUser(stack.url);
         const secondCheckout = await startCheckout(second);
         holder = await holdLock('lock table public.processed_webhook_events in share row exclusive mode');
         request = settled(secondCheckout.pay());
@@ -667,3 +669,119 @@ if (postgresAvailable) {
     }, 120_000);
   });
 }
+
+describe('the local stack on PGlite, killed with -9 at several points of a board save', () => {
+  let dataDir: string;
+  let stack: StackProcess;
+  let port: number;
+  const started: StackProcess[] = [];
+
+  const start = async () => {
+    stack = await startStackProcess({ env: { DATA_DIR: dataDir, PORT: String(port) } });
+    started.push(stack);
+    return stack;
+  };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'obyect-faults-pglite-'));
+    port = await freePort();
+    await start();
+  });
+
+  afterAll(async () => {
+    for (const process of started) {
+      if (process.child.exitCode === null && process.child.signalCode === null) await process.stop();
+      process.reap();
+    }
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** The stored files of each image bucket are exactly the versions of its object rows, as the storage API reports them. */
+  async function expectStorageAgrees(): Promise<void> {
+    for (const bucket of ['ad-originals', 'ad-images']) {
+      const listed = await fetch(`${stack.url}/storage/v1/object/list/${bucket}`, {
+        method: 'POST',
+        headers: { ...(await serviceRoleHeaders()), 'content-type': 'application/json' },
+        body: JSON.stringify({ prefix: '', limit: 1000 }),
+      });
+      expect(listed.status).toBe(200);
+      const versions: string[] = [];
+      for (const { name } of (await listed.json()) as { name: string }[]) {
+        const info = await fetch(`${stack.url}/storage/v1/object/info/${bucket}/${name}`, { headers: await serviceRoleHeaders() });
+        expect(info.status).toBe(200);
+        versions.push(((await info.json()) as { version: string }).version);
+      }
+      const files = (await readdir(path.join(dataDir, 'storage', bucket)).catch(() => [] as string[])).sort();
+      expect({ bucket, files }).toEqual({ bucket, files: versions.sort() });
+    }
+  }
+
+  it('moves an ad between 150 boards all or nothing, wherever kill -9 lands in the save', async () => {
+    const user = await newSignedInUser(stack.url);
+    const service = await stackClient(stack.url, 'service_role');
+    const brand = await service.from('brands').insert({ name: `PGlite brand ${randomBytes(3).toString('hex')}` }).select('id').single();
+    const category = await service.from('categories').insert({ name: `PGlite category ${randomBytes(3).toString('hex')}` }).select('id').single();
+    expect([brand.error, category.error]).toEqual([null, null]);
+    const stem = randomBytes(6).toString('hex');
+    await upload(stack.url, 'ad-originals', `${stem}-original.jpg`, 'image/jpeg');
+    for (const variant of ['w480', 'w960', 'preview']) await upload(stack.url, 'ad-images', `${stem}-${variant}.webp`, 'image/webp');
+    const ad = await service
+      .from('ads')
+      .insert({
+        brand_id: (brand.data as { id: string }).id,
+        category_id: (category.data as { id: string }).id,
+        original_path: `${stem}-original.jpg`,
+        display_480_path: `${stem}-w480.webp`,
+        display_960_path: `${stem}-w960.webp`,
+        preview_path: `${stem}-preview.webp`,
+        width: 960,
+        height: 1200,
+        thumbhash: 'AAAAAAAAAAAA',
+      })
+      .select('id')
+      .single();
+    expect(ad.error).toBeNull();
+    const adId = (ad.data as { id: string }).id;
+
+    const created = await fetch(`${stack.url}/rest/v1/user_collections?select=id`, {
+      method: 'POST',
+      headers: { ...(await userHeaders(user)), prefer: 'return=representation' },
+      body: JSON.stringify(Array.from({ length: 300 }, (_, i) => ({ name: `Board ${i + 1}`, user_id: user.id, is_system: false }))),
+    });
+    expect(created.status).toBe(201);
+    const ids = ((await created.json()) as { id: string }[]).map((row) => row.id);
+    const sets = [sorted(ids.slice(0, 150)), sorted(ids.slice(150))];
+    expect((await saveAdBoards(stack.url, user, adId, sets[0]!, [])).status).toBe(200);
+
+    // How long an uninterrupted save takes, there and back: the kills land at fractions of it.
+    const timed = async (from: number, to: number) => {
+      const began = performance.now();
+      expect((await saveAdBoards(stack.url, user, adId, sets[to]!, sets[from]!)).status).toBe(200);
+      return performance.now() - began;
+    };
+    const saveMs = Math.max(await timed(0, 1), await timed(1, 0));
+    let current = 0;
+    const report: string[] = [];
+    for (const fraction of [0.5, 1, 2, 4]) {
+      const delayMs = Math.round(fraction * saveMs);
+      const next = 1 - current;
+      // A save that changes nothing first, so the kill is timed against a warm process as the measured saves were.
+      expect((await saveAdBoards(stack.url, user, adId, [], [])).status).toBe(200);
+      const request = settled(saveAdBoards(stack.url, user, adId, sets[next]!, sets[current]!));
+      await sleep(delayMs);
+      expect(await stack.crash()).toBe('SIGKILL');
+      stack.reap();
+      const answer = await request;
+      await start();
+      const holding = await boardsHolding(stack.url, user, adId);
+      const outcome = JSON.stringify(holding) === JSON.stringify(sets[current]) ? 'none of it' : JSON.stringify(holding) === JSON.stringify(sets[next]) ? 'all of it' : `PART of it (${holding.length} boards)`;
+      report.push(`${delayMs} ms: ${answer.startsWith('answered') ? answer : 'no answer'}, ${outcome}`);
+      expect(outcome).toMatch(/^(none|all) of it$/);
+      // An answered save was committed before the answer left.
+      if (answer === 'answered 200') expect(outcome).toBe('all of it');
+      if (outcome === 'all of it') current = next;
+      await expectStorageAgrees();
+    }
+    console.log(`board save of 300 memberships (${Math.round(saveMs)} ms uninterrupted) killed after each delay, then restarted on PGlite:\n  ${report.join('\n  ')}`);
+  }, 180_000);
+});
