@@ -1,21 +1,22 @@
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import type { ReactNode } from 'react';
 import { AddToBoardSlotProvider, type RenderAddToBoard } from '../components/ads/add-to-board-slot.tsx';
 import { Toaster } from '../components/ui/toaster.tsx';
 import { SessionProvider } from '../lib/auth-session.tsx';
 import { EntitlementProvider } from '../features/billing/hooks/use-entitlement.tsx';
 import { PricingDialogProvider } from '../features/billing/hooks/use-pricing-dialog.tsx';
 import { AddToBoardButton } from '../features/boards/components/add-to-board-button.tsx';
+import { ScrollRestoration } from './scroll-restoration.tsx';
 
 const renderAddToBoard: RenderAddToBoard = (ad, placement) => <AddToBoardButton ad={ad} size={placement} />;
 
 /** What every page shares: the session, entitlement, the global pricing dialog, toasts and scroll restoration. */
-export function AppRoot() {
+export function AppRoot({ children }: { children: ReactNode }) {
   return (
     <SessionProvider>
       <EntitlementProvider>
         <PricingDialogProvider>
           <AddToBoardSlotProvider render={renderAddToBoard}>
-            <Outlet />
+            {children}
           </AddToBoardSlotProvider>
           <Toaster />
         </PricingDialogProvider>

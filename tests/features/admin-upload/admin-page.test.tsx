@@ -46,7 +46,7 @@ describe('/admin', () => {
 
   it('asks a signed-out visitor to log in at /auth (the page itself, without the route guard in front)', async () => {
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    const router = createMemoryRouter([{ element: <AppRoot />, children: [{ path: '/admin', element: <AdminPage /> }] }], { initialEntries: ['/admin'] });
+    const router = createMemoryRouter([{ path: '/admin', element: <AppRoot><AdminPage /></AppRoot> }], { initialEntries: ['/admin'] });
     render(
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
