@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ApiHandler } from './api-handler.ts';
+import { chooseEncoding, compressNow, isCompressible, MIN_COMPRESSED_BYTES } from './compression.ts';
 
 /** The header the local stack sets to the socket's address; a client-sent value is dropped. */
 export const CLIENT_IP_HEADER = 'x-local-client-ip';
@@ -29,8 +30,11 @@ export function toWebRequest(req: IncomingMessage, origin: string, readBody?: Bu
   } as RequestInit);
 }
 
-/** Writes a web Response to Node's response, streaming its body. */
-export async function sendWebResponse(response: Response, res: ServerResponse, method: string | undefined): Promise<void> {
+/**
+ * Writes a web Response to Node's response, streaming its body. A small text
+ * answer (an API's JSON) is compressed when the client accepts it.
+ */
+export async function sendWebResponse(response: Response, res: ServerResponse, method: string | undefined, acceptEncoding?: string): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name === 'set-cookie') return;
@@ -58,8 +62,16 @@ export async function sendWebResponse(response: Response, res: ServerResponse, m
     headBytes += value.byteLength;
   }
   if (ended) {
-    const body = Buffer.concat(head);
-    if (!response.headers.has('content-length')) headers['content-length'] = String(body.byteLength);
+    let body: Buffer = Buffer.concat(head);
+    const encoding = body.byteLength >= MIN_COMPRESSED_BYTES && !response.headers.has('content-encoding') && isCompressible(response.headers.get('content-type'))
+      ? chooseEncoding(acceptEncoding)
+      : null;
+    if (encoding) {
+      body = compressNow(body, encoding);
+      headers['content-encoding'] = encoding;
+      headers['content-length'] = String(body.byteLength);
+      headers.vary = headers.vary ? `${headers.vary}, accept-encoding` : 'accept-encoding';
+    } else if (!response.headers.has('content-length')) headers['content-length'] = String(body.byteLength);
     res.writeHead(response.status, response.statusText, headers);
     res.end(body);
     return;
@@ -104,7 +116,7 @@ export function nodeListener(handler: ApiHandler, origin: () => string) {
       : readSmallBody(req).then((body) => toWebRequest(req, origin(), body));
     request
       .then(handler)
-      .then((response) => sendWebResponse(response, res, req.method))
+      .then((response) => sendWebResponse(response, res, req.method, req.headers['accept-encoding']))
       .catch((error: unknown) => {
         console.error('Unhandled error in the local stack:', error);
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });

@@ -1,8 +1,9 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ApiHandler } from './api-handler.ts';
+import { chooseEncoding, compressBest, isCompressible, MIN_COMPRESSED_BYTES, type Encoding } from './compression.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -22,27 +23,51 @@ const CONTENT_TYPES: Record<string, string> = {
 /**
  * The built SPA: files from dist/, hashed assets cached for a year, and
  * index.html (never cached) for every other path so client routes load.
+ * Text files go out compressed (Brotli or gzip, compressed once per file
+ * version and kept in memory).
  */
 export function createSpaHandler(distDir: string): ApiHandler {
   const root = path.resolve(distDir);
-  const fileResponse = async (file: string, cache: string): Promise<Response | null> => {
+  const compressed = new Map<string, Promise<Record<Encoding, Buffer>>>();
+
+  const compressedFile = (file: string, version: string) => {
+    const key = `${file}\0${version}`;
+    let entry = compressed.get(key);
+    if (!entry) {
+      entry = readFile(file).then(compressBest);
+      // A failed read is tried again on the next request.
+      entry.catch(() => compressed.delete(key));
+      compressed.set(key, entry);
+    }
+    return entry;
+  };
+
+  const fileResponse = async (request: Request, file: string, cache: string): Promise<Response | null> => {
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) return null;
     const type = CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
-    return new Response(Readable.toWeb(createReadStream(file)) as ReadableStream, {
-      headers: { 'content-type': type, 'content-length': String(info.size), 'cache-control': cache },
-    });
+    const headers: Record<string, string> = { 'content-type': type, 'cache-control': cache };
+    if (isCompressible(type)) {
+      headers.vary = 'accept-encoding';
+      const encoding = info.size >= MIN_COMPRESSED_BYTES ? chooseEncoding(request.headers.get('accept-encoding')) : null;
+      if (encoding) {
+        const body = (await compressedFile(file, `${info.size}:${info.mtimeMs}`))[encoding];
+        return new Response(new Uint8Array(body), { headers: { ...headers, 'content-encoding': encoding, 'content-length': String(body.byteLength) } });
+      }
+    }
+    return new Response(Readable.toWeb(createReadStream(file)) as ReadableStream, { headers: { ...headers, 'content-length': String(info.size) } });
   };
+
   return async (request) => {
     const url = new URL(request.url);
     const wanted = path.resolve(root, `.${decodeURIComponent(url.pathname)}`);
     if (wanted.startsWith(root + path.sep)) {
       const immutable = url.pathname.startsWith('/assets/');
-      const found = await fileResponse(wanted, immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+      const found = await fileResponse(request, wanted, immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
       if (found) return found;
       if (immutable || path.extname(url.pathname)) return new Response('Not found', { status: 404 });
     }
-    const index = await fileResponse(path.join(root, 'index.html'), 'no-cache');
+    const index = await fileResponse(request, path.join(root, 'index.html'), 'no-cache');
     return index ?? new Response('The app has not been built: run `npm run build`.', { status: 503 });
   };
 }

@@ -1,0 +1,52 @@
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
+
+/**
+ * Response compression, as a CDN and Supabase's gateway give the hosted app:
+ * text (scripts, styles, HTML, JSON, SVG) goes out as Brotli or gzip when the
+ * client accepts it. API answers are compressed as they are sent, quickly;
+ * the SPA's files once, at the highest setting, and kept.
+ */
+export type Encoding = 'br' | 'gzip';
+
+/** Smaller bodies gain less than the header costs. */
+export const MIN_COMPRESSED_BYTES = 1024;
+
+const COMPRESSIBLE = /^(text\/|application\/(json|javascript|manifest\+json|vnd\.pgrst\.object\+json)|image\/svg\+xml)/;
+
+export function isCompressible(contentType: string | null): boolean {
+  return contentType !== null && COMPRESSIBLE.test(contentType);
+}
+
+/** The best encoding the client accepts: Brotli, else gzip, else none (q=0 refuses). */
+export function chooseEncoding(acceptEncoding: string | null | undefined): Encoding | null {
+  if (!acceptEncoding) return null;
+  const accepted = new Set<string>();
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const refused = params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(param));
+    if (name && !refused) accepted.add(name.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
+  return null;
+}
+
+/** Fast settings for answers compressed per request (about a millisecond for a 50 KB listing). */
+export function compressNow(body: Uint8Array, encoding: Encoding): Buffer {
+  return encoding === 'br'
+    ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } })
+    : gzipSync(body, { level: 5 });
+}
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** The smallest Brotli and gzip, off the event loop: for files compressed once and served many times. */
+export async function compressBest(body: Buffer): Promise<Record<Encoding, Buffer>> {
+  const [br, gzip] = await Promise.all([
+    brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } }),
+    gzipAsync(body, { level: 9 }),
+  ]);
+  return { br, gzip };
+}
