@@ -18,7 +18,9 @@ interface AdImageProps {
 /**
  * An ad's image in a box of its own aspect ratio, painted with its thumbhash at
  * once. A clear ad loads its WebP display variants by width; a locked ad shows
- * only the blurred preview the server sends for it.
+ * only the blurred preview the server sends for it. Lazy images fade in once
+ * loaded; eager ones (the first rows, the page's largest paint) show as they
+ * decode, without waiting for a script to reveal them.
  */
 export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority = false, className = '' }: AdImageProps) {
   const [loaded, setLoaded] = useState(false);
@@ -48,7 +50,7 @@ export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority 
           fetchPriority={highPriority ? 'high' : 'auto'}
           draggable={false}
           onLoad={() => setLoaded(true)}
-          className={`absolute inset-0 h-full w-full object-cover transition-opacity duration-300 ${loaded ? 'opacity-100' : 'opacity-0'}`}
+          className={`absolute inset-0 h-full w-full object-cover ${eager ? '' : `transition-opacity duration-300 ${loaded ? 'opacity-100' : 'opacity-0'}`}`}
         />
       ) : (
         <img
