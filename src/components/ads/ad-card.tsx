@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { isClear, type Ad } from '../../lib/ad-schema.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
@@ -29,8 +29,12 @@ interface AdCardProps extends AdCardActions {
 const iconButton =
   'inline-flex h-8 w-8 items-center justify-center rounded-lg text-neutral-500 transition-colors hover:bg-neutral-100 hover:text-neutral-950 focus-visible:outline-2 focus-visible:outline-neutral-950';
 
-/** One ad in a grid: brand, category, image; opens the ad when clear, starts the upgrade flow when locked. */
-export function AdCard({ ad, sizes, eager, highPriority, onLockedClick, onAddToBoard, renderAddToBoard, onDelete, deleteLabel = TEXTS.adCard.delete }: AdCardProps) {
+/**
+ * One ad in a grid: brand, category, image; opens the ad when clear, starts the
+ * upgrade flow when locked. Memoised: scrolling the virtual grid re-renders the
+ * grid, and the cards that stay in view keep their props.
+ */
+export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onLockedClick, onAddToBoard, renderAddToBoard, onDelete, deleteLabel = TEXTS.adCard.delete }: AdCardProps) {
   const location = useLocation();
   const slot = useAddToBoardSlot();
   const brand = ad.brand_name ?? TEXTS.adCard.unknownBrand;
@@ -102,4 +106,4 @@ export function AdCard({ ad, sizes, eager, highPriority, onLockedClick, onAddToB
       )}
     </article>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useId, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { Ad } from '../../../lib/ad-schema.ts';
 import { useSession } from '../../../lib/auth-session.tsx';
@@ -7,7 +7,7 @@ import { TEXTS } from '../../../lib/spec-texts.ts';
 import { BookmarkPlusIcon } from '../../../components/ui/icons.tsx';
 import { Popover } from '../../../components/ui/popover.tsx';
 import { useBoardPicker } from '../hooks/use-board-picker.ts';
-import { useIsNarrowScreen } from '../hooks/use-is-narrow-screen.ts';
+import { useIsMobile } from '../../../hooks/use-is-mobile.ts';
 import { AddToBoardPanel, BOARD_NAME_INPUT_ATTRIBUTE } from './add-to-board-panel.tsx';
 
 const AddToBoardSheet = lazy(() => import('./add-to-board-sheet.tsx'));
@@ -29,6 +29,20 @@ function TriggerIcon({ size }: { size: 'card' | 'detail' }) {
   return <BookmarkPlusIcon className={size === 'card' ? 'h-[18px] w-[18px]' : 'h-5 w-5'} />;
 }
 
+interface OpenPickerProps {
+  adId: string;
+  userId: string;
+  titleId: string;
+  onClose: () => void;
+  renderTitle: (text: string) => ReactNode;
+}
+
+/** The panel's boards, memberships and pending changes: mounted only while the panel is open, not once per card. */
+function OpenPicker({ adId, userId, titleId, onClose, renderTitle }: OpenPickerProps) {
+  const picker = useBoardPicker(adId, userId, true);
+  return <AddToBoardPanel picker={picker} titleId={titleId} onClose={onClose} onConfirmed={onClose} renderTitle={renderTitle} />;
+}
+
 /**
  * The add-to-board button of an ad card or the ad detail: a 320×500 popover on
  * desktop, a bottom sheet at 85% height on mobile; signed-out visitors go to sign in.
@@ -37,25 +51,14 @@ export function AddToBoardButton({ ad, size = 'card' }: { ad: Pick<Ad, 'id'>; si
   const { user } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
-  const narrow = useIsNarrowScreen();
+  const narrow = useIsMobile();
   const [open, setOpen] = useState(false);
-  const picker = useBoardPicker(ad.id, user?.id ?? null, open);
   const titleId = useId();
   const sheetTriggerRef = useRef<HTMLButtonElement | null>(null);
   // Once opened, the sheet stays mounted so that closing slides it away.
   const [sheetOpened, setSheetOpened] = useState(false);
   if (open && narrow && !sheetOpened) setSheetOpened(true);
-  const { discard } = picker;
-
-  const setPanelOpen = useCallback(
-    (next: boolean) => {
-      // Closing any way but Confirm discards the pending changes.
-      if (!next) discard();
-      setOpen(next);
-    },
-    [discard],
-  );
-
+  // The panel (OpenPicker, with its pending changes) exists only while open: closing any way but Confirm discards them.
   const label = TEXTS.adCard.addToBoard;
   if (!user) {
     return (
@@ -66,7 +69,7 @@ export function AddToBoardButton({ ad, size = 'card' }: { ad: Pick<Ad, 'id'>; si
   }
 
   const panel = (renderTitle: (text: string) => ReactNode) => (
-    <AddToBoardPanel picker={picker} titleId={titleId} onClose={() => setPanelOpen(false)} onConfirmed={() => setOpen(false)} renderTitle={renderTitle} />
+    <OpenPicker adId={ad.id} userId={user.id} titleId={titleId} onClose={() => setOpen(false)} renderTitle={renderTitle} />
   );
   const titleClasses = 'truncate text-base font-semibold text-neutral-950';
 
@@ -82,7 +85,7 @@ export function AddToBoardButton({ ad, size = 'card' }: { ad: Pick<Ad, 'id'>; si
           aria-haspopup="dialog"
           aria-expanded={open}
           data-state={open ? 'open' : 'closed'}
-          onClick={() => setPanelOpen(!open)}
+          onClick={() => setOpen(!open)}
         >
           <TriggerIcon size={size} />
         </button>
@@ -90,7 +93,7 @@ export function AddToBoardButton({ ad, size = 'card' }: { ad: Pick<Ad, 'id'>; si
           <Suspense fallback={null}>
             <AddToBoardSheet
               open={open}
-              onOpenChange={setPanelOpen}
+              onOpenChange={setOpen}
               triggerRef={sheetTriggerRef}
               onEscapeKeyDown={keepOpenWhileNaming}
               renderPanel={panel}
@@ -106,7 +109,7 @@ export function AddToBoardButton({ ad, size = 'card' }: { ad: Pick<Ad, 'id'>; si
   return (
     <Popover
       open={open}
-      onOpenChange={setPanelOpen}
+      onOpenChange={setOpen}
       renderTrigger={(trigger) => (
         <button {...trigger} className={triggerClasses[size]} aria-label={label} title={label}>
           <TriggerIcon size={size} />

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { readSidebarOpen, writeSidebarOpen } from './sidebar-cookie.ts';
-import { useIsMobile } from './use-is-mobile.ts';
+import { useIsMobile } from '../../../hooks/use-is-mobile.ts';
 
 export interface SidebarState {
   /** Desktop: expanded (272 px) rather than collapsed to icons (72 px). */
