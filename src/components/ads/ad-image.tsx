@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { isClear, type Ad } from '../../lib/ad-schema.ts';
 import { adImageUrl } from '../../lib/image-urls.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
-import { thumbhashDataUrl } from './thumbhash-placeholder.ts';
+import { useThumbhashPlaceholder } from './thumbhash-placeholder.ts';
 
 interface AdImageProps {
   ad: Ad;
@@ -24,7 +24,7 @@ interface AdImageProps {
  */
 export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority = false, className = '' }: AdImageProps) {
   const [loaded, setLoaded] = useState(false);
-  const placeholder = thumbhashDataUrl(ad.thumbhash);
+  const placeholder = useThumbhashPlaceholder(ad.thumbhash, eager);
   const brand = ad.brand_name ?? TEXTS.adCard.unknownBrand;
 
   return (
@@ -32,7 +32,8 @@ export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority 
       className={`relative w-full overflow-hidden bg-neutral-100 ${className}`}
       style={{
         aspectRatio: `${ad.width} / ${ad.height}`,
-        backgroundImage: placeholder ? `url(${placeholder})` : undefined,
+        backgroundImage: placeholder.image ? `url(${placeholder.image})` : undefined,
+        backgroundColor: placeholder.color ?? undefined,
         backgroundSize: 'cover',
         backgroundPosition: 'center',
       }}
