@@ -2,6 +2,8 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation, useNavigationType } from 'react-router-dom';
 
 const STORAGE_KEY = 'obyect-scroll-positions';
+/** A position is recorded this long after the last scroll event. */
+const RECORD_AFTER_MS = 100;
 
 function storedPositions(): Record<string, number> {
   try {
@@ -34,10 +36,11 @@ export function ScrollRestoration() {
     positions.current ??= storedPositions();
     const previous = history.scrollRestoration;
     history.scrollRestoration = 'manual';
-    let frame = 0;
+    // Read once scrolling pauses: reading scrollY while cards mount would force a layout per frame.
+    let timer = 0;
     const record = () => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => (positions.current![currentKey.current] = window.scrollY));
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => (positions.current![currentKey.current] = window.scrollY), RECORD_AFTER_MS);
     };
     const persist = () => {
       positions.current![currentKey.current] = window.scrollY;
@@ -50,7 +53,7 @@ export function ScrollRestoration() {
     window.addEventListener('scroll', record, { passive: true });
     window.addEventListener('pagehide', persist);
     return () => {
-      cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
       window.removeEventListener('scroll', record);
       window.removeEventListener('pagehide', persist);
       history.scrollRestoration = previous;

@@ -20,15 +20,16 @@ interface Band {
 }
 
 /**
- * The band of the grid worth rendering: the viewport and one viewport above and
- * below, moved in half-viewport steps so scrolling re-renders only now and then.
+ * The band of the grid worth rendering: the viewport and half a viewport above
+ * and below, moved in half-viewport steps so scrolling re-renders only now and
+ * then, and each re-render mounts few cards.
  */
 function bandFor(container: HTMLElement): Band {
   const viewport = window.innerHeight || 800;
   const step = Math.max(200, Math.round(viewport / 2));
   const scrolled = -container.getBoundingClientRect().top;
   const anchor = Math.floor(scrolled / step) * step;
-  return { top: anchor - viewport, bottom: anchor + viewport + step + viewport };
+  return { top: anchor - step, bottom: anchor + viewport + 2 * step };
 }
 
 /**
