@@ -322,7 +322,7 @@ async function main() {
   let stack: LocalStack | null = null;
   const figures: Figure[] = [];
   try {
-    stack = await startLocalStack({ env: { ...process.env, DATABASE_URL: databaseUrl(DATABASE), DATA_DIR: dataDir }, port: 0 });
+    stack = await startLocalStack({ env: { ...process.env, DATABASE_URL: databaseUrl(DATABASE), DATA_DIR: dataDir }, port: 0, precompressSpa: true });
     if (!reusing) {
       const seeded = performance.now();
       await seedDemoAccounts(stack.db);

@@ -41,6 +41,8 @@ export interface StartOptions {
   /** Port 0 picks a free one. */
   port?: number;
   distDir?: string;
+  /** Compress the SPA's built files as the stack starts (npm start, the page benchmarks), not on their first request. */
+  precompressSpa?: boolean;
   log?: (line: string) => void;
 }
 
@@ -92,7 +94,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
         '/functions/v1/': functions.handler,
       },
       pages: { '/_mailbox': createMailboxPage(mailer), '/_stripe': stripe.handler, '/v1': stripe.handler },
-      fallback: createSpaHandler(options.distDir ?? path.join(projectRoot, 'dist')),
+      fallback: createSpaHandler(options.distDir ?? path.join(projectRoot, 'dist'), { precompress: options.precompressSpa ?? false }),
     });
     server.on('request', nodeListener(handler, () => url));
     const realtime = await createRealtimeServer({ db, config });

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ApiHandler } from './api-handler.ts';
@@ -24,9 +24,9 @@ const CONTENT_TYPES: Record<string, string> = {
  * The built SPA: files from dist/, hashed assets cached for a year, and
  * index.html (never cached) for every other path so client routes load.
  * Text files go out compressed (Brotli or gzip, compressed once per file
- * version and kept in memory).
+ * version and kept in memory; with `precompress`, the built assets as the stack starts).
  */
-export function createSpaHandler(distDir: string): ApiHandler {
+export function createSpaHandler(distDir: string, options: { precompress?: boolean } = {}): ApiHandler {
   const root = path.resolve(distDir);
   const compressed = new Map<string, Promise<Record<Encoding, Buffer>>>();
 
@@ -41,6 +41,21 @@ export function createSpaHandler(distDir: string): ApiHandler {
     }
     return entry;
   };
+
+  // The built files are compressed as the stack starts, so that the first visitor does not wait for it.
+  if (options.precompress) {
+    void readdir(path.join(root, 'assets'))
+      .then((names) =>
+        Promise.all(
+          names.map(async (name) => {
+            const file = path.join(root, 'assets', name);
+            const info = await stat(file);
+            if (info.isFile() && info.size >= MIN_COMPRESSED_BYTES && isCompressible(CONTENT_TYPES[path.extname(file)] ?? null)) await compressedFile(file, `${info.size}:${info.mtimeMs}`);
+          }),
+        ),
+      )
+      .catch(() => undefined);
+  }
 
   const fileResponse = async (request: Request, file: string, cache: string): Promise<Response | null> => {
     const info = await stat(file).catch(() => null);
