@@ -74,6 +74,8 @@ journey('a user who forgot the password resets it from the emailed link, which t
   await page.goto('/auth/signin');
   await page.getByRole('link', { name: 'Forgot Password?' }).click();
   await page.waitForURL((url) => url.pathname === '/auth/forgot-password');
+  // The page is its own chunk: until it renders, the sign-in form (with its own Email field) is still showing.
+  await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send Reset Link' }).click();
   await page.getByText('Check your email').waitFor();
