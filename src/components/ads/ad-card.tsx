@@ -98,7 +98,7 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
             <span className="inline-flex h-11 w-11 items-center justify-center rounded-full bg-white/95 text-neutral-950 shadow-lg ring-1 ring-black/5">
               <LockIcon className="h-5 w-5" />
             </span>
-            <span className="rounded-full bg-neutral-950/80 px-3 py-1 text-xs font-semibold text-white shadow-sm backdrop-blur-sm">
+            <span className="rounded-full bg-neutral-950/80 px-3 py-1 text-xs font-semibold text-white shadow-sm">
               {TEXTS.adCard.locked}
             </span>
           </span>

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { isClear, type Ad } from '../../lib/ad-schema.ts';
 import { adImageUrl } from '../../lib/image-urls.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
@@ -23,7 +22,6 @@ interface AdImageProps {
  * decode, without waiting for a script to reveal them.
  */
 export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority = false, className = '' }: AdImageProps) {
-  const [loaded, setLoaded] = useState(false);
   const placeholder = useThumbhashPlaceholder(ad.thumbhash, eager);
   const brand = ad.brand_name ?? TEXTS.adCard.unknownBrand;
 
@@ -50,8 +48,7 @@ export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority 
           decoding="async"
           fetchPriority={highPriority ? 'high' : 'auto'}
           draggable={false}
-          onLoad={() => setLoaded(true)}
-          className={`absolute inset-0 h-full w-full object-cover ${eager ? '' : `transition-opacity duration-300 ${loaded ? 'opacity-100' : 'opacity-0'}`}`}
+          className="absolute inset-0 h-full w-full object-cover"
         />
       ) : (
         <img
@@ -61,9 +58,8 @@ export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority 
           loading={eager ? 'eager' : 'lazy'}
           decoding="async"
           draggable={false}
-          onLoad={() => setLoaded(true)}
           data-preview="true"
-          className={`absolute inset-0 h-full w-full scale-110 object-cover blur-xl transition-opacity duration-300 ${loaded ? 'opacity-100' : 'opacity-0'}`}
+          className="absolute inset-0 h-full w-full object-cover"
         />
       )}
     </div>
