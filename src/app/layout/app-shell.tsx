@@ -39,7 +39,7 @@ export function AppShell({ children, bottomInset = false }: { children: ReactNod
         <AppSidebar collapsed={collapsed} variant="sidebar" />
       </aside>
       <div className={`flex min-h-dvh flex-col transition-[padding] duration-200 ease-out md:pl-[var(--app-sidebar-width)] ${bottomInset ? 'pb-28 sm:pb-16' : ''}`}>
-        <header className="sticky top-0 z-30 border-b border-neutral-200/70 bg-white/85 backdrop-blur-md supports-[backdrop-filter]:bg-white/70">
+        <header className="sticky top-0 z-30 border-b border-neutral-200/70 bg-white">
           <div className="flex h-14 items-center gap-2 px-4 sm:h-16 sm:px-6 lg:px-8">
             {sidebar.isMobile ? (
               <button

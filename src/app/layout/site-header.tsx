@@ -40,7 +40,7 @@ export function SiteHeader() {
   useEffect(() => setMenuOpen(false), [location.pathname, location.search]);
 
   return (
-    <header className="sticky top-0 z-30 border-b border-neutral-200/70 bg-white/85 backdrop-blur-md supports-[backdrop-filter]:bg-white/70">
+    <header className="sticky top-0 z-30 border-b border-neutral-200/70 bg-white">
       <div className="mx-auto flex h-14 max-w-[1600px] items-center gap-2 px-4 sm:h-16 sm:px-6 lg:px-8">
         <button
           type="button"

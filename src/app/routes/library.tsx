@@ -78,7 +78,7 @@ export function LibraryPage({ onAddToBoard, renderAddToBoard }: LibraryPageProps
           </div>
           <BlackFridayButton />
         </div>
-        <div className="sticky top-14 z-20 -mx-4 mb-4 bg-neutral-50/90 px-4 py-2.5 backdrop-blur-md sm:mb-5 sm:py-3 sm:top-16 sm:-mx-6 sm:px-6 lg:-mx-8 lg:px-8">
+        <div className="sticky top-14 z-20 -mx-4 mb-4 bg-neutral-50 px-4 py-2.5 sm:mb-5 sm:py-3 sm:top-16 sm:-mx-6 sm:px-6 lg:-mx-8 lg:px-8">
           <LibraryToolbar state={filterState} />
         </div>
         <ErrorBoundary fallback={<p className="py-20 text-center text-neutral-600">{TEXTS.library.renderError}</p>}>

@@ -14,7 +14,7 @@ export function LibraryBottomBar({ isAuthenticated, onSubscribe }: LibraryBottom
     <div
       role="region"
       aria-label={TEXTS.bottomBar.title}
-      className="fixed inset-x-0 bottom-0 z-30 md:left-[var(--app-sidebar-width,0px)] border-t border-neutral-200/80 bg-white/90 backdrop-blur-md supports-[backdrop-filter]:bg-white/75"
+      className="fixed inset-x-0 bottom-0 z-30 md:left-[var(--app-sidebar-width,0px)] border-t border-neutral-200/80 bg-white"
     >
       <div className="mx-auto flex max-w-[1600px] flex-col items-stretch gap-2 px-4 py-2.5 sm:flex-row sm:items-center sm:justify-between sm:gap-3 sm:px-6 sm:py-3 lg:px-8">
         <p className="flex items-center justify-center gap-2 text-[13px] font-semibold text-neutral-950 sm:justify-start sm:text-[15px]">

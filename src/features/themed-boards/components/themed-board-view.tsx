@@ -74,7 +74,7 @@ export function ThemedBoardView({ board, brands, categories, canList, blocked, o
       </div>
       {blocked ?? (
         <>
-          <div className="sticky top-14 z-20 -mx-4 mb-4 bg-neutral-50/90 px-4 py-2.5 backdrop-blur-md sm:top-16 sm:-mx-6 sm:mb-5 sm:px-6 sm:py-3 lg:-mx-8 lg:px-8">
+          <div className="sticky top-14 z-20 -mx-4 mb-4 bg-neutral-50 px-4 py-2.5 sm:top-16 sm:-mx-6 sm:mb-5 sm:px-6 sm:py-3 lg:-mx-8 lg:px-8">
             <ThemedBoardToolbar state={state} />
           </div>
           <ErrorBoundary fallback={<p className="py-20 text-center text-neutral-600">{TEXTS.library.renderError}</p>}>
