@@ -26,6 +26,9 @@ interface AdCardProps extends AdCardActions {
   highPriority: boolean;
 }
 
+/** The card's side borders (1 px each): its image is this much narrower than the card. */
+export const AD_CARD_IMAGE_INSET_X = 2;
+
 const iconButton =
   'inline-flex h-8 w-8 items-center justify-center rounded-lg text-neutral-500 transition-colors hover:bg-neutral-100 hover:text-neutral-950 focus-visible:outline-2 focus-visible:outline-neutral-950';
 

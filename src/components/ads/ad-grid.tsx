@@ -7,7 +7,7 @@ import { useGridColumns } from '../../hooks/use-grid-columns.ts';
 import { useInfiniteScrollSentinel } from '../../hooks/use-infinite-scroll-sentinel.ts';
 import { Button } from '../ui/button.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
-import { AdCard, type AdCardActions } from './ad-card.tsx';
+import { AD_CARD_IMAGE_INSET_X, AdCard, type AdCardActions } from './ad-card.tsx';
 import { VirtualMasonry } from './virtual-masonry.tsx';
 
 export interface AdGridProps extends AdCardActions {
@@ -92,6 +92,7 @@ export function AdGrid({ ads, status, hasNextPage, isFetchingNextPage, onLoadMor
       <VirtualMasonry
         items={ads}
         columns={columns}
+        imageInsetX={AD_CARD_IMAGE_INSET_X}
         renderItem={(ad, index) => <AdCard ad={ad} sizes={GRID_IMAGE_SIZES} eager={index < eagerCount} highPriority={index === 0} {...actions} />}
         fallback={(cards: ReactNode[]) => (
           <Masonry breakpointCols={GRID_BREAKPOINTS} {...masonryClasses}>

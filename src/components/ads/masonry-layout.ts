@@ -20,6 +20,8 @@ export interface MasonryGeometry {
   gap: number;
   /** A card's height besides its image (header and borders), until a card has been measured. */
   chromeHeight: number;
+  /** How much narrower a card's image is than the card (its side borders); 0 when the image spans the card. */
+  imageInsetX?: number;
 }
 
 export interface PlacedItem {
@@ -46,6 +48,7 @@ export interface MasonryLayout {
 export function layoutMasonry(items: readonly MasonryItem[], geometry: MasonryGeometry, measured: ReadonlyMap<string, number> = new Map()): MasonryLayout {
   const columns = Math.max(1, Math.floor(geometry.columns));
   const columnWidth = Math.max(0, (geometry.containerWidth - geometry.gap * (columns - 1)) / columns);
+  const imageWidth = Math.max(0, columnWidth - (geometry.imageInsetX ?? 0));
   const columnHeights = new Array<number>(columns).fill(0);
   const placed: PlacedItem[] = [];
   items.forEach((item, index) => {
@@ -53,7 +56,7 @@ export function layoutMasonry(items: readonly MasonryItem[], geometry: MasonryGe
     for (let candidate = 1; candidate < columns; candidate += 1) {
       if (columnHeights[candidate]! < columnHeights[column]!) column = candidate;
     }
-    const height = measured.get(item.id) ?? geometry.chromeHeight + (columnWidth * item.height) / item.width;
+    const height = measured.get(item.id) ?? geometry.chromeHeight + (imageWidth * item.height) / item.width;
     const top = columnHeights[column]!;
     placed.push({ index, column, left: column * (columnWidth + geometry.gap), top, width: columnWidth, height });
     columnHeights[column] = top + height + geometry.gap;
@@ -68,4 +71,26 @@ export function layoutMasonry(items: readonly MasonryItem[], geometry: MasonryGe
  */
 export function itemsInBand(layout: MasonryLayout, top: number, bottom: number): PlacedItem[] {
   return layout.items.filter((item) => item.top < bottom && item.top + item.height > top);
+}
+
+/**
+ * Which of the band's cards to have in the DOM next frame: the ones already
+ * there, plus at most `limit` more, the nearest to the viewport first. After a
+ * fast fling the whole band is new; mounting it at once would make one long
+ * frame, so it arrives over a few. Returned in list order, as `itemsInBand`.
+ */
+export function cardsToMount(
+  band: readonly PlacedItem[],
+  idOf: (index: number) => string,
+  mounted: ReadonlySet<string>,
+  viewport: { top: number; bottom: number },
+  limit: number,
+): Set<string> {
+  const distance = (item: PlacedItem) => Math.max(0, item.top - viewport.bottom, viewport.top - (item.top + item.height));
+  const waiting = band.filter((item) => !mounted.has(idOf(item.index)));
+  const next = new Set(band.map((item) => idOf(item.index)).filter((id) => mounted.has(id)));
+  for (const item of [...waiting].sort((a, b) => distance(a) - distance(b) || a.index - b.index).slice(0, Math.max(0, limit))) {
+    next.add(idOf(item.index));
+  }
+  return next;
 }

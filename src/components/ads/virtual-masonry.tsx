@@ -1,10 +1,12 @@
 import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { itemsInBand, layoutMasonry, type MasonryItem } from './masonry-layout.ts';
+import { cardsToMount, itemsInBand, layoutMasonry, type MasonryItem } from './masonry-layout.ts';
 
 interface VirtualMasonryProps<T extends MasonryItem> {
   items: readonly T[];
   columns: number;
   renderItem: (item: T, index: number) => ReactNode;
+  /** How much narrower a card's image is than the card (its side borders), so heights are estimated right before measuring. */
+  imageInsetX?: number;
   /** How the cards render where the browser gives no layout (no ResizeObserver): all of them, in a plain masonry. */
   fallback: (cards: ReactNode[]) => ReactNode;
 }
@@ -12,11 +14,19 @@ interface VirtualMasonryProps<T extends MasonryItem> {
 /** Matches the card grid's gutters: 12 px, and 16 px from Tailwind's `sm` (640 px) up. */
 const gapFor = (viewportWidth: number) => (viewportWidth >= 640 ? 16 : 12);
 /** A card's header and borders, until the first card is measured. */
-const DEFAULT_CHROME_PX = 50;
+const DEFAULT_CHROME_PX = 54;
+/**
+ * Cards mounted per frame once the grid has painted: a frame that mounts a
+ * whole band after a fast fling (25 cards at 1440 px) runs past 50 ms here.
+ */
+const NEW_CARDS_PER_FRAME = 4;
 
 interface Band {
   top: number;
   bottom: number;
+  /** The viewport, as of the band's last move. */
+  viewportTop: number;
+  viewportBottom: number;
 }
 
 /**
@@ -29,7 +39,7 @@ function bandFor(container: HTMLElement): Band {
   const step = Math.max(200, Math.round(viewport / 2));
   const scrolled = -container.getBoundingClientRect().top;
   const anchor = Math.floor(scrolled / step) * step;
-  return { top: anchor - step, bottom: anchor + viewport + 2 * step };
+  return { top: anchor - step, bottom: anchor + viewport + 2 * step, viewportTop: anchor, viewportBottom: anchor + viewport };
 }
 
 /**
@@ -39,13 +49,13 @@ function bandFor(container: HTMLElement): Band {
  * scroll bar, scroll restoration and the infinite-scroll sentinel behave as if
  * every card were there.
  */
-export function VirtualMasonry<T extends MasonryItem>({ items, columns, renderItem, fallback }: VirtualMasonryProps<T>) {
+export function VirtualMasonry<T extends MasonryItem>({ items, columns, renderItem, imageInsetX = 0, fallback }: VirtualMasonryProps<T>) {
   const containerRef = useRef<HTMLDivElement>(null);
   const supported = typeof ResizeObserver !== 'undefined';
   const [width, setWidth] = useState(0);
   const [hasLayout, setHasLayout] = useState<boolean | null>(null);
   const [gap, setGap] = useState(() => gapFor(typeof window === 'undefined' ? 1024 : window.innerWidth));
-  const [band, setBand] = useState<Band>({ top: 0, bottom: 0 });
+  const [band, setBand] = useState<Band>({ top: 0, bottom: 0, viewportTop: 0, viewportBottom: 0 });
   const [chrome, setChrome] = useState(DEFAULT_CHROME_PX);
   const [measured, setMeasured] = useState<ReadonlyMap<string, number>>(() => new Map());
 
@@ -87,7 +97,10 @@ export function VirtualMasonry<T extends MasonryItem>({ items, columns, renderIt
     };
   }, [supported]);
 
-  const layout = useMemo(() => layoutMasonry(items, { columns, containerWidth: width, gap, chromeHeight: chrome }, measured), [items, columns, width, gap, chrome, measured]);
+  const layout = useMemo(
+    () => layoutMasonry(items, { columns, containerWidth: width, gap, chromeHeight: chrome, imageInsetX }, measured),
+    [items, columns, width, gap, chrome, imageInsetX, measured],
+  );
 
   // Real card heights replace the estimates (they differ by rounding at most,
   // unless a card's header wraps); the first one also teaches the header height.
@@ -97,6 +110,8 @@ export function VirtualMasonry<T extends MasonryItem>({ items, columns, renderIt
   itemsRef.current = items;
   const indexById = useMemo(() => new Map(items.map((item, index) => [item.id, index])), [items]);
   const indexByIdRef = useRef(indexById);
+  const imageInsetRef = useRef(imageInsetX);
+  imageInsetRef.current = imageInsetX;
   indexByIdRef.current = indexById;
   const cardIds = useRef(new WeakMap<Element, string>());
   const cardObserver = useMemo(() => {
@@ -113,7 +128,7 @@ export function VirtualMasonry<T extends MasonryItem>({ items, columns, renderIt
         const height = entry.borderBoxSize?.[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
         if (height <= 0) continue;
         if (Math.abs(height - placed.height) > 0.5) updates.set(item.id, height);
-        learnedChrome ??= height - (placed.width * item.height) / item.width;
+        learnedChrome ??= height - (Math.max(0, placed.width - imageInsetRef.current) * item.height) / item.width;
       }
       if (learnedChrome !== null) {
         const chromeHeight = Math.max(0, learnedChrome);
@@ -150,13 +165,31 @@ export function VirtualMasonry<T extends MasonryItem>({ items, columns, renderIt
     return watcher;
   };
 
+  // The band's cards, paced: all of them for the first paint, then at most
+  // NEW_CARDS_PER_FRAME new ones a frame, nearest the viewport first.
+  const inBand = useMemo(() => (width > 0 ? itemsInBand(layout, band.top, band.bottom) : []), [layout, band.top, band.bottom, width]);
+  const [mounted, setMounted] = useState<ReadonlySet<string> | null>(null);
+  const waiting = mounted !== null && inBand.some((placed) => !mounted.has(items[placed.index]!.id));
+  useEffect(() => {
+    if (mounted === null && inBand.length > 0) {
+      setMounted(new Set(inBand.map((placed) => items[placed.index]!.id)));
+      return;
+    }
+    if (!waiting) return;
+    const frame = requestAnimationFrame(() =>
+      setMounted((current) => cardsToMount(inBand, (index) => items[index]!.id, current ?? new Set(), { top: band.viewportTop, bottom: band.viewportBottom }, NEW_CARDS_PER_FRAME)),
+    );
+    return () => cancelAnimationFrame(frame);
+  }, [inBand, items, mounted, waiting, band.viewportTop, band.viewportBottom]);
+
   // Without layout (no ResizeObserver, or a container of no width, as in jsdom)
   // nothing can be placed: every card renders in the plain masonry.
   if (!supported || hasLayout === false) {
     return <div ref={containerRef} data-item-count={items.length}>{fallback(items.map((item, index) => <Fragment key={item.id}>{renderItem(item, index)}</Fragment>))}</div>;
   }
 
-  const visible = width > 0 ? itemsInBand(layout, band.top, band.bottom) : [];
+  const visible = mounted === null ? inBand : inBand.filter((placed) => mounted.has(items[placed.index]!.id));
+
   return (
     <div ref={containerRef} data-testid="virtual-masonry" data-item-count={items.length} className="relative w-full" style={{ height: layout.height }}>
       {visible.map((placed) => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { itemsInBand, layoutMasonry, type MasonryItem } from '../../../src/components/ads/masonry-layout.ts';
+import { cardsToMount, itemsInBand, layoutMasonry, type MasonryItem } from '../../../src/components/ads/masonry-layout.ts';
 
 const item = (id: string, width: number, height: number): MasonryItem => ({ id, width, height });
 const geometry = { columns: 2, containerWidth: 412, gap: 12, chromeHeight: 50 };
@@ -23,6 +23,12 @@ describe('the masonry layout', () => {
     const layout = layoutMasonry([item('a', 100, 100), item('b', 100, 100), item('c', 100, 100)], geometry, new Map([['a', 300]]));
     expect(layout.items[0]!.height).toBe(300);
     expect(layout.items[2]).toMatchObject({ column: 1, top: 262 });
+  });
+
+  it('estimates the image at the card width less its side borders', () => {
+    // Column width 200, borders 2: a 1:2 image is 198 wide and 396 tall under a 50 px header.
+    const layout = layoutMasonry([item('a', 100, 200), item('b', 100, 100)], { ...geometry, imageInsetX: 2 });
+    expect(layout.items.map((placed) => placed.height)).toEqual([446, 248]);
   });
 
   it('has no height without items', () => {
@@ -55,5 +61,40 @@ describe('the masonry layout', () => {
     expect(band.length).toBeLessThan(40);
     expect(band.map((placed) => placed.index)).toEqual([...band.map((placed) => placed.index)].sort((a, b) => a - b));
     for (const placed of band) expect(placed.top < 102_400 && placed.top + placed.height > 100_000).toBe(true);
+  });
+
+  describe('mounting a band a few cards a frame', () => {
+    const items = Array.from({ length: 40 }, (_, index) => item(String(index), 100, 100));
+    // Two columns of 200 px squares under a 50 px header: rows every 262 px.
+    const layout = layoutMasonry(items, geometry);
+    const idOf = (index: number) => items[index]!.id;
+
+    it('keeps the cards already mounted and adds at most the limit, nearest the viewport first', () => {
+      const band = itemsInBand(layout, 1000, 2600);
+      const viewport = { top: 1800, bottom: 2300 };
+      const next = cardsToMount(band, idOf, new Set(['8']), viewport, 3);
+      expect(next.size).toBe(4);
+      expect(next.has('8')).toBe(true);
+      const distance = (id: string) => {
+        const placed = layout.items[Number(id)]!;
+        return Math.max(0, placed.top - viewport.bottom, viewport.top - (placed.top + placed.height));
+      };
+      const added = [...next].filter((id) => id !== '8');
+      const left = band.map((placed) => idOf(placed.index)).filter((id) => !next.has(id));
+      for (const id of added) for (const other of left) expect(distance(id)).toBeLessThanOrEqual(distance(other));
+      expect(added.map(distance).every((value) => value === 0)).toBe(true);
+    });
+
+    it('drops cards that left the band and mounts the whole band over a few frames', () => {
+      const band = itemsInBand(layout, 2000, 3000);
+      let mounted: Set<string> = new Set(['0', '1', '2']);
+      const frames: number[] = [];
+      while (band.some((placed) => !mounted.has(idOf(placed.index)))) {
+        mounted = cardsToMount(band, idOf, mounted, { top: 2200, bottom: 2800 }, 4);
+        frames.push(mounted.size);
+      }
+      expect([...mounted].sort()).toEqual(band.map((placed) => idOf(placed.index)).sort());
+      expect(frames).toEqual(frames.map((_, index) => Math.min(band.length, 4 * (index + 1))));
+    });
   });
 });
