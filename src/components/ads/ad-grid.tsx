@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import { useDeferredValue, useMemo, type ReactNode } from 'react';
 import Masonry from 'react-masonry-css';
 import type { Ad } from '../../lib/ad-schema.ts';
 import { EAGER_ROW_MAX_COLUMNS, GRID_BREAKPOINTS, GRID_SKELETONS } from '../../lib/constants.ts';
@@ -42,9 +42,14 @@ const masonryClasses = { className: 'flex w-auto -ml-3 sm:-ml-4', columnClassNam
  * loads, the empty text, more pages as the sentinel nears the viewport, and the
  * end text once the server has no more.
  */
-export function AdGrid({ ads, status, hasNextPage, isFetchingNextPage, onLoadMore, loadMoreFailed = false, onRetry, emptyText, errorText, skeletonCount = GRID_SKELETONS, ...actions }: AdGridProps) {
+export function AdGrid({ ads: latestAds, status: latestStatus, hasNextPage, isFetchingNextPage, onLoadMore, loadMoreFailed = false, onRetry, emptyText, errorText, skeletonCount = GRID_SKELETONS, ...actions }: AdGridProps) {
+  // A new page of cards renders at a lower priority, in slices the browser can
+  // interleave with input and painting, instead of one long task. The sentinel
+  // waits for those cards: until they are in, it would still be in view.
+  const { ads, status } = useDeferredValue(useMemo(() => ({ ads: latestAds, status: latestStatus }), [latestAds, latestStatus]));
+  const current = ads === latestAds;
   const columns = useGridColumns();
-  const sentinelRef = useInfiniteScrollSentinel(onLoadMore, status === 'success' && hasNextPage && !isFetchingNextPage && !loadMoreFailed, ads.length);
+  const sentinelRef = useInfiniteScrollSentinel(onLoadMore, current && status === 'success' && hasNextPage && !isFetchingNextPage && !loadMoreFailed, ads.length);
   const eagerCount = Math.min(columns, EAGER_ROW_MAX_COLUMNS);
 
   const skeletons = useMemo(
