@@ -36,11 +36,19 @@ export function ScrollRestoration() {
     positions.current ??= storedPositions();
     const previous = history.scrollRestoration;
     history.scrollRestoration = 'manual';
-    // Read once scrolling pauses: reading scrollY while cards mount would force a layout per frame.
+    // Read once scrolling pauses, and just after a frame has painted: reading
+    // scrollY while the layout is stale (cards just mounted) would lay the page
+    // out then and there, in a task of its own.
     let timer = 0;
+    let frame = 0;
     const record = () => {
       window.clearTimeout(timer);
-      timer = window.setTimeout(() => (positions.current![currentKey.current] = window.scrollY), RECORD_AFTER_MS);
+      cancelAnimationFrame(frame);
+      timer = window.setTimeout(() => {
+        frame = requestAnimationFrame(() => {
+          timer = window.setTimeout(() => (positions.current![currentKey.current] = window.scrollY), 0);
+        });
+      }, RECORD_AFTER_MS);
     };
     const persist = () => {
       positions.current![currentKey.current] = window.scrollY;
@@ -54,6 +62,7 @@ export function ScrollRestoration() {
     window.addEventListener('pagehide', persist);
     return () => {
       window.clearTimeout(timer);
+      cancelAnimationFrame(frame);
       window.removeEventListener('scroll', record);
       window.removeEventListener('pagehide', persist);
       history.scrollRestoration = previous;

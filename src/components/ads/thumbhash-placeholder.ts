@@ -12,8 +12,12 @@ const averages = new Map<string, string | null>();
 const waiting = new Map<string, Set<() => void>>();
 const queue: string[] = [];
 let scheduled = false;
-/** Work per task, so that decoding never makes a long task. */
-const TASK_BUDGET_MS = 8;
+/**
+ * Work per task, so that decoding never makes a long task: each decoded hash
+ * also re-renders its cards and restyles their backgrounds before the task ends.
+ */
+const TASK_BUDGET_MS = 4;
+const HASHES_PER_TASK = 3;
 
 function bytesOf(hash: string): Uint8Array {
   return Uint8Array.from(atob(hash), (char) => char.charCodeAt(0));
@@ -51,7 +55,7 @@ export function thumbhashAverageColor(hash: string): string | null {
 function decodeQueued() {
   scheduled = false;
   const started = performance.now();
-  while (queue.length > 0 && performance.now() - started < TASK_BUDGET_MS) {
+  for (let done = 0; queue.length > 0 && done < HASHES_PER_TASK && performance.now() - started < TASK_BUDGET_MS; done += 1) {
     const hash = queue.shift()!;
     thumbhashDataUrl(hash);
     const listeners = waiting.get(hash);
