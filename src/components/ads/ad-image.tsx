@@ -1,7 +1,7 @@
 import { isClear, type Ad } from '../../lib/ad-schema.ts';
 import { adImageUrl } from '../../lib/image-urls.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
-import { useThumbhashPlaceholder } from './thumbhash-placeholder.ts';
+import { thumbhashPlaceholder } from './thumbhash-placeholder.ts';
 
 interface AdImageProps {
   ad: Ad;
@@ -15,14 +15,14 @@ interface AdImageProps {
 }
 
 /**
- * An ad's image in a box of its own aspect ratio, painted with its thumbhash at
- * once. A clear ad loads its WebP display variants by width; a locked ad shows
- * only the blurred preview the server sends for it. Lazy images fade in once
- * loaded; eager ones (the first rows, the page's largest paint) show as they
- * decode, without waiting for a script to reveal them.
+ * An ad's image in a box of its own aspect ratio, over a placeholder painted at
+ * once: the thumbhash picture for eager images (the first row, the page's
+ * largest paint), its average colour for the rest. A clear ad loads its WebP
+ * display variants by width; a locked ad shows only the blurred preview the
+ * server sends for it. Images show as they decode, with no fade.
  */
 export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority = false, className = '' }: AdImageProps) {
-  const placeholder = useThumbhashPlaceholder(ad.thumbhash, eager);
+  const placeholder = thumbhashPlaceholder(ad.thumbhash, eager);
   const brand = ad.brand_name ?? TEXTS.adCard.unknownBrand;
 
   return (
