@@ -236,9 +236,11 @@ describe('fuzzing the edges of the local stack [pglite]', () => {
       ),
       {
         numRuns: 300,
-        // Always tried first: a day of the right shape that the calendar lacks, and a coupon code far longer than any real one.
+        // Always tried first: a day of the right shape that the calendar lacks, a coupon code far longer than any
+        // real one, and a correctly signed webhook body that is JSON but no event.
         examples: [
           ['tag-yesterdays-ads', 'POST', 'admin', bodyOf('{"day":"2026-02-30"}'), 'application/json', 'none'],
+          ['stripe-webhook', 'POST', 'free', bodyOf('null'), undefined, 'valid'],
           ['create-checkout', 'POST', 'free', bodyOf(JSON.stringify({ priceId: LOCAL_STRIPE_PRICES.monthly, couponCode: 'C'.repeat(70_000) })), 'application/json', 'none'],
         ],
       },

@@ -76,6 +76,12 @@ Deno.test('refuses deliveries that are not signed by Stripe now, and records not
     ['a garbled header', () => delivery(sample, async () => 'v1'), 400,
       { error: { code: 'invalid_signature', message: 'The Stripe-Signature does not match the payload' } }],
     ['a signed body that is not JSON', () => delivery('not json'), 400, { error: { code: 'invalid_body', message: 'The body must be a JSON Stripe event' } }],
+    ...['null', '42', '"evt"', '[]', '{}', '{"id":"evt_1","type":7}'].map((json): [string, () => Promise<Request>, number, unknown] => [
+      `signed JSON that is not an event: ${json}`,
+      () => delivery(json),
+      400,
+      { error: { code: 'invalid_body', message: 'The body must be a JSON Stripe event' } },
+    ]),
   ];
   for (const [name, request, status, body] of cases) {
     await t.step(name, async () => {

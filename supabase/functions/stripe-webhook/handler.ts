@@ -17,10 +17,18 @@ const defaultDependencies = (): WebhookDependencies => {
   return { webhookSecret: services.env.webhookSecret, stripe: services.stripe, store: services.store };
 };
 
+function isEventShaped(value: unknown): value is Stripe.Event {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { id, type } = value as { id?: unknown; type?: unknown };
+  return typeof id === 'string' && typeof type === 'string';
+}
+
 /** Verifies the signature over the exact bytes Stripe sent; a re-serialised body would not match. */
 async function verifiedEvent(rawBody: string, signature: string, secret: string): Promise<{ ok: true; event: Stripe.Event } | { ok: false; response: Response }> {
   try {
-    const event = await Stripe.webhooks.constructEventAsync(rawBody, signature, secret, WEBHOOK_TOLERANCE_SECONDS, webCryptoProvider);
+    const event: unknown = await Stripe.webhooks.constructEventAsync(rawBody, signature, secret, WEBHOOK_TOLERANCE_SECONDS, webCryptoProvider);
+    // Signed JSON that is not an event (null, a number, an array, an object without a string id and type) is refused like any other bad body.
+    if (!isEventShaped(event)) return { ok: false, response: errorResponse('invalid_body', 'The body must be a JSON Stripe event') };
     return { ok: true, event };
   } catch (error) {
     if (!(error instanceof Stripe.errors.StripeSignatureVerificationError)) {
