@@ -76,16 +76,19 @@ journey('closing an ad brings the library back at the same scroll position', asy
   await expect.poll(() => page.evaluate(() => window.scrollY), POLL).toBeGreaterThan(1000);
   const scrolledTo = await page.evaluate(() => window.scrollY);
 
-  // A card that is fully on screen, well below the sticky toolbar.
-  const adId = await page.evaluate(() => {
-    const cards = [...document.querySelectorAll<HTMLElement>('[data-testid="ad-card"]')];
-    const card = cards.find((element) => {
-      const box = element.getBoundingClientRect();
-      return box.top > 200 && box.bottom < window.innerHeight;
+  // A card that is fully on screen, well below the sticky toolbar. The grid mounts the cards of a band it jumped
+  // to over a few frames, so the journey waits for one, as a reader's eye does.
+  const fullyShownCard = () =>
+    page.evaluate(() => {
+      const cards = [...document.querySelectorAll<HTMLElement>('[data-testid="ad-card"]')];
+      const card = cards.find((element) => {
+        const box = element.getBoundingClientRect();
+        return box.top > 200 && box.bottom < window.innerHeight;
+      });
+      return card?.dataset.adId ?? null;
     });
-    return card?.dataset.adId ?? null;
-  });
-  expect(adId).not.toBeNull();
+  await expect.poll(fullyShownCard, POLL).not.toBeNull();
+  const adId = await fullyShownCard();
   await page.locator(`${CARDS}[data-ad-id="${adId}"] a`).click();
   await page.locator('[data-testid="ad-detail"]').waitFor({ state: 'visible' });
   expect(adIdInUrl(page)).toBe(adId);
