@@ -40,6 +40,11 @@ export interface MasonryLayout {
   columnWidth: number;
 }
 
+/** The height of an item's image in a card `cardWidth` wide whose image is `insetX` narrower than the card. */
+export function imageHeightIn(cardWidth: number, item: MasonryItem, insetX = 0): number {
+  return (Math.max(0, cardWidth - insetX) * item.height) / item.width;
+}
+
 /**
  * Places items in order, each at the foot of the shortest column (the leftmost
  * on a tie), so the columns stay even and earlier cards never move when more
@@ -48,7 +53,6 @@ export interface MasonryLayout {
 export function layoutMasonry(items: readonly MasonryItem[], geometry: MasonryGeometry, measured: ReadonlyMap<string, number> = new Map()): MasonryLayout {
   const columns = Math.max(1, Math.floor(geometry.columns));
   const columnWidth = Math.max(0, (geometry.containerWidth - geometry.gap * (columns - 1)) / columns);
-  const imageWidth = Math.max(0, columnWidth - (geometry.imageInsetX ?? 0));
   const columnHeights = new Array<number>(columns).fill(0);
   const placed: PlacedItem[] = [];
   items.forEach((item, index) => {
@@ -56,7 +60,7 @@ export function layoutMasonry(items: readonly MasonryItem[], geometry: MasonryGe
     for (let candidate = 1; candidate < columns; candidate += 1) {
       if (columnHeights[candidate]! < columnHeights[column]!) column = candidate;
     }
-    const height = measured.get(item.id) ?? geometry.chromeHeight + (imageWidth * item.height) / item.width;
+    const height = measured.get(item.id) ?? geometry.chromeHeight + imageHeightIn(columnWidth, item, geometry.imageInsetX);
     const top = columnHeights[column]!;
     placed.push({ index, column, left: column * (columnWidth + geometry.gap), top, width: columnWidth, height });
     columnHeights[column] = top + height + geometry.gap;

@@ -1,5 +1,5 @@
 import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { cardsToMount, itemsInBand, layoutMasonry, type MasonryItem } from './masonry-layout.ts';
+import { cardsToMount, imageHeightIn, itemsInBand, layoutMasonry, type MasonryItem } from './masonry-layout.ts';
 
 interface VirtualMasonryProps<T extends MasonryItem> {
   items: readonly T[];
@@ -110,9 +110,9 @@ export function VirtualMasonry<T extends MasonryItem>({ items, columns, renderIt
   itemsRef.current = items;
   const indexById = useMemo(() => new Map(items.map((item, index) => [item.id, index])), [items]);
   const indexByIdRef = useRef(indexById);
+  indexByIdRef.current = indexById;
   const imageInsetRef = useRef(imageInsetX);
   imageInsetRef.current = imageInsetX;
-  indexByIdRef.current = indexById;
   const cardIds = useRef(new WeakMap<Element, string>());
   const cardObserver = useMemo(() => {
     if (!supported) return null;
@@ -128,7 +128,7 @@ export function VirtualMasonry<T extends MasonryItem>({ items, columns, renderIt
         const height = entry.borderBoxSize?.[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
         if (height <= 0) continue;
         if (Math.abs(height - placed.height) > 0.5) updates.set(item.id, height);
-        learnedChrome ??= height - (Math.max(0, placed.width - imageInsetRef.current) * item.height) / item.width;
+        learnedChrome ??= height - imageHeightIn(placed.width, item, imageInsetRef.current);
       }
       if (learnedChrome !== null) {
         const chromeHeight = Math.max(0, learnedChrome);
