@@ -79,7 +79,8 @@ async function timed(timings: SeedTimings[], step: string, fn: () => Promise<voi
  * their tags are written with triggers off (session_replication_role =
  * replica, as the owner), so what the triggers would maintain is written here
  * consistently: the board flags match the system tags, ad_tags carry their
- * ad's created_at, private.ad_counts holds the total. No storage.objects rows
+ * ad's created_at, each ad's card is private.ad_card's, private.ad_counts
+ * holds the total. No storage.objects rows
  * are written: only the trigger that is off requires them.
  */
 export async function seedBench(db: Queryable, adCount: number): Promise<{ data: BenchData; timings: SeedTimings[] }> {
@@ -110,22 +111,24 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
   try {
     await db.exec(`set local session_replication_role = replica; select setseed(0.2026);`);
     await timed(timings, `${adCount.toLocaleString('en-US')} ads`, async () => {
-      // Ads arrive in created_at order over two years up to now; ids and image folders look random.
+      // Ads arrive in created_at order over two years up to now; ids and image folders look random. They are made
+      // in a scratch table first, so their tags can be written before them and each card (private.ad_card, which
+      // reads the ad's tags) is built as the ad is inserted: writing the cards afterwards would rewrite every row.
       await db.query(
-        `insert into public.ads (id, brand_id, category_id, type_id, created_at, requires_subscription, is_black_friday,
-                                 is_top_picks, original_path, display_480_path, display_960_path, preview_path, width,
-                                 height, thumbhash)
-         select md5('bench-ad-' || g.i)::uuid,
-                c.brand_ids[1 + floor(random() * cardinality(c.brand_ids))::int],
-                c.category_ids[1 + floor(random() * cardinality(c.category_ids))::int],
-                case when random() < 0.05 then null else c.type_ids[1 + floor(random() * cardinality(c.type_ids))::int] end,
-                c.oldest + (g.i - 1 + random()) * c.step,
-                random() >= 0.1,
-                random() < 0.08,
-                random() < 0.05,
-                f.folder || '/original.jpg', f.folder || '/480.webp', f.folder || '/960.webp',
-                'previews/' || md5('bench-preview-' || g.i) || '.webp',
-                1080, case when random() < 0.5 then 1350 else 1080 end, 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw=='
+        `create temporary table bench_ads on commit drop as
+         select md5('bench-ad-' || g.i)::uuid as id,
+                c.brand_ids[1 + floor(random() * cardinality(c.brand_ids))::int] as brand_id,
+                c.category_ids[1 + floor(random() * cardinality(c.category_ids))::int] as category_id,
+                case when random() < 0.05 then null else c.type_ids[1 + floor(random() * cardinality(c.type_ids))::int] end as type_id,
+                c.oldest + (g.i - 1 + random()) * c.step as created_at,
+                random() >= 0.1 as requires_subscription,
+                random() < 0.08 as is_black_friday,
+                random() < 0.05 as is_top_picks,
+                f.folder || '/original.jpg' as original_path, f.folder || '/480.webp' as display_480_path,
+                f.folder || '/960.webp' as display_960_path,
+                'previews/' || md5('bench-preview-' || g.i) || '.webp' as preview_path,
+                1080 as width, case when random() < 0.5 then 1350 else 1080 end as height,
+                'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==' as thumbhash
            from generate_series(1, $1::int) g (i)
           cross join (select array(select id from public.brands order by name) as brand_ids,
                              array(select id from public.categories order by name) as category_ids,
@@ -141,7 +144,7 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
       await db.query(
         `insert into public.ad_tags (ad_id, tag_id, ad_created_at)
          select a.id, c.tag_ids[1 + (h.s + j.j * h.d) % 30], a.created_at
-           from public.ads a
+           from bench_ads a
           cross join (select array(select id from public.tags where system_key is null order by name) as tag_ids) c
           cross join lateral (select abs(hashtext(a.id::text)::bigint) as x) hx
           cross join lateral (select (2 + hx.x % 3)::int as k, ((hx.x / 3) % 30)::int as s,
@@ -150,10 +153,22 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
           cross join lateral generate_series(0, h.k - 1) j (j)
          union all
          select a.id, (select id from public.tags where system_key = 'black_friday'), a.created_at
-           from public.ads a where a.is_black_friday
+           from bench_ads a where a.is_black_friday
          union all
          select a.id, (select id from public.tags where system_key = 'top_picks'), a.created_at
-           from public.ads a where a.is_top_picks`,
+           from bench_ads a where a.is_top_picks`,
+      );
+    });
+    await timed(timings, 'ads with their cards', async () => {
+      await db.query(
+        `insert into public.ads (id, brand_id, category_id, type_id, created_at, requires_subscription, is_black_friday,
+                                 is_top_picks, original_path, display_480_path, display_960_path, preview_path, width,
+                                 height, thumbhash, card)
+         select a.id, a.brand_id, a.category_id, a.type_id, a.created_at, a.requires_subscription, a.is_black_friday,
+                a.is_top_picks, a.original_path, a.display_480_path, a.display_960_path, a.preview_path, a.width,
+                a.height, a.thumbhash, private.ad_card(jsonb_populate_record(null::public.ads, to_jsonb(a)))
+           from bench_ads a
+          order by a.created_at`,
       );
       await db.query('update private.ad_counts set total = (select count(*) from public.ads)');
     });
