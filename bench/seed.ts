@@ -80,7 +80,7 @@ async function timed(timings: SeedTimings[], step: string, fn: () => Promise<voi
  * replica, as the owner), so what the triggers would maintain is written here
  * consistently: the board flags match the system tags, ad_tags carry their
  * ad's created_at, each ad's card is private.ad_card's, private.ad_counts
- * holds the total. No storage.objects rows
+ * holds the total and private.tag_ad_counts each tag's. No storage.objects rows
  * are written: only the trigger that is off requires them.
  */
 export async function seedBench(db: Queryable, adCount: number): Promise<{ data: BenchData; timings: SeedTimings[] }> {
@@ -157,6 +157,9 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
          union all
          select a.id, (select id from public.tags where system_key = 'top_picks'), a.created_at
            from bench_ads a where a.is_top_picks`,
+      );
+      await db.query(
+        `insert into private.tag_ad_counts (tag_id, ads) select tag_id, count(*) from public.ad_tags group by tag_id`,
       );
     });
     await timed(timings, 'ads with their cards', async () => {

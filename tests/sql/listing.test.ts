@@ -411,7 +411,7 @@ describeOnEngines('listing ads', (ctx) => {
     let model: SeededAd[];
     let blackFriday: SeededAd[];
     let freeAds: string[];
-    const d = {} as Record<'acme' | 'bolt' | 'apparel' | 'beauty' | 'odds' | 'video' | 'still' | 'pastel' | 'quirky' | 'fuel', string>
+    const d = {} as Record<'acme' | 'bolt' | 'apparel' | 'beauty' | 'odds' | 'video' | 'still' | 'pastel' | 'quirky' | 'fuel' | 'rare', string>
       & Record<'percent' | 'percentDecoy' | 'underscore' | 'underscoreDecoy' | 'backslash' | 'backslashDecoy', string>;
 
     beforeAll(async () => {
@@ -435,6 +435,7 @@ describeOnEngines('listing ads', (ctx) => {
       d.pastel = await named(names.tags, newTag(ctx.db, 'Pastel'));
       d.quirky = await named(names.tags, newTag(ctx.db, 'Quirky'));
       d.fuel = await named(names.tags, newTag(ctx.db, 'Rocket Fuel'));
+      d.rare = await named(names.tags, newTag(ctx.db, 'Rare Gem'));
       d.video = (await newType(ctx.db, 'Video')).id;
       d.still = (await newType(ctx.db, 'Still')).id;
       const blackFridayTag = await systemTagId(ctx.db, 'black_friday');
@@ -445,6 +446,8 @@ describeOnEngines('listing ads', (ctx) => {
         ...(await insertAds(ctx.db, { count: 25, brandId: d.acme, categoryId: d.beauty, typeId: d.still, tagIds: [d.quirky, d.fuel], start: at(0.5), step: '4 minutes' })),
         // Five ads at one instant, so ties meet the filters too.
         ...(await insertAds(ctx.db, { count: 5, brandId: d.bolt, categoryId: d.apparel, typeId: d.video, start: at(50), step: '0' })),
+        // A tag on three ads only: far rarer than the tags it is combined with.
+        ...(await insertAds(ctx.db, { count: 3, brandId: d.acme, categoryId: d.apparel, tagIds: [d.pastel, d.quirky, d.rare], start: at(61.5), step: '7 minutes' })),
       ];
       for (const brandId of [d.percent, d.percentDecoy, d.underscore, d.underscoreDecoy, d.backslash, d.backslashDecoy]) {
         model.push(...(await insertAds(ctx.db, { count: 2, brandId, categoryId: d.odds, start: at(300) })));
@@ -476,6 +479,30 @@ describeOnEngines('listing ads', (ctx) => {
         args: () => ({ tagIds: [d.quirky, d.pastel] }),
         keeps: (ad) => ad.tagIds.includes(d.quirky) && ad.tagIds.includes(d.pastel),
         pages: 2,
+      },
+      {
+        title: 'all of two tags with a date',
+        args: () => ({ tagIds: [d.pastel, d.quirky], since: at(40) }),
+        keeps: (ad) => ad.tagIds.includes(d.quirky) && ad.tagIds.includes(d.pastel) && notBefore(ad, at(40)),
+        pages: 1,
+      },
+      {
+        title: 'all of two tags, one far rarer than the other',
+        args: () => ({ tagIds: [d.pastel, d.rare] }),
+        keeps: (ad) => ad.tagIds.includes(d.pastel) && ad.tagIds.includes(d.rare),
+        pages: 1,
+      },
+      {
+        title: 'all of three tags, one far rarer than the others',
+        args: () => ({ tagIds: [d.rare, d.quirky, d.pastel] }),
+        keeps: (ad) => [d.rare, d.quirky, d.pastel].every((tag) => ad.tagIds.includes(tag)),
+        pages: 1,
+      },
+      {
+        title: 'all of three tags that only Black Friday ads carry together',
+        args: () => ({ tagIds: [d.pastel, d.quirky, d.fuel] }),
+        keeps: (ad) => [d.pastel, d.quirky, d.fuel].every((tag) => ad.tagIds.includes(tag)),
+        pages: 1,
       },
       {
         title: 'a tag with a category',
@@ -513,6 +540,19 @@ describeOnEngines('listing ads', (ctx) => {
       const listed = await listAllPages('subscriber', args());
       expect(listed).toHaveLength(pages);
       expect(ids(concatenatePages(listed))).toEqual(ids(expected));
+    });
+
+    it('keeps each tag\'s ad count, by which tags are intersected, equal to its ad_tags rows', async () => {
+      const { rows } = await ctx.db.query<{ tag_id: string; kept: string | null; actual: string | null }>(
+        `select coalesce(c.tag_id, t.tag_id) as tag_id, c.ads::text as kept, t.ads::text as actual
+           from private.tag_ad_counts c
+           full join (select tag_id, count(*) as ads from public.ad_tags group by tag_id) t on t.tag_id = c.tag_id`);
+      const mismatched = rows.filter((row) => (row.kept ?? '0') !== (row.actual ?? '0'));
+      expect(mismatched).toEqual([]);
+      const count = (tag: string) => Number(rows.find((row) => row.tag_id === tag)?.actual ?? 0);
+      // The cases above meet both ways of intersecting: tags within ten times of each other, and a far rarer one.
+      expect(count(d.pastel)).toBeLessThanOrEqual(10 * count(d.quirky));
+      expect(count(d.pastel)).toBeGreaterThan(10 * count(d.rare));
     });
 
     it('never unlocks a row with a filter or a search: only ads without a subscription requirement are clear', async () => {
@@ -618,7 +658,8 @@ describeOnEngines('listing ads', (ctx) => {
         for (const [cursor, args] of misuses) {
           await expectPgError(listAds('free', { ...args, cursor }), invalidCursor);
         }
-        expect((await listAds('free', { brandId: d.acme, cursor: brandCursor })).ads).toHaveLength(35);
+        const acmeAds = model.filter((ad) => ad.brandId === d.acme).length;
+        expect((await listAds('free', { brandId: d.acme, cursor: brandCursor })).ads).toHaveLength(acmeAds - 60);
       });
 
       it('offers no way to ask for more than 60 rows', async () => {
