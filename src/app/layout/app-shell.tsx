@@ -36,7 +36,8 @@ export function AppShell({ children, bottomInset = false }: { children: ReactNod
         style={{ width }}
         className="fixed inset-y-0 left-0 z-40 hidden border-r border-neutral-200/80 bg-white transition-[width] duration-200 ease-out md:block"
       >
-        <AppSidebar collapsed={collapsed} variant="sidebar" />
+        {/* Hidden below 768 px, where the drawer carries the same content: not rendered there at all. */}
+        {!sidebar.isMobile && <AppSidebar collapsed={collapsed} variant="sidebar" />}
       </aside>
       <div className={`flex min-h-dvh flex-col transition-[padding] duration-200 ease-out md:pl-[var(--app-sidebar-width)] ${bottomInset ? 'pb-28 sm:pb-16' : ''}`}>
         <header className="sticky top-0 z-30 border-b border-neutral-200/70 bg-white">

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Session } from '@supabase/supabase-js';
 import { fakeSupabase, sessionFor } from '../support/fake-supabase.ts';
@@ -160,6 +160,19 @@ describe('the app shell', () => {
     fireEvent.click(inside.getByRole('link', { name: 'Top picks' }));
     await waitFor(() => expect(app.currentUrl()).toBe('/top-picks'));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Menu' })).toBeNull());
+  });
+
+  it('renders the hidden sidebar empty on mobile, where only the drawer carries the navigation, and fills it from 768 px', async () => {
+    setViewport(true);
+    fakeSupabase.session = signedIn();
+    renderApp('/library');
+    await shellMenuButton();
+    expect(within(sidebar()).queryByRole('navigation')).toBeNull();
+    expect(screen.queryByTestId('sidebar-collections')).toBeNull();
+    cleanup();
+    setViewport(false);
+    renderApp('/library');
+    expect(await within(await screen.findByTestId('app-sidebar')).findByRole('navigation', { name: 'Main' })).toBeTruthy();
   });
 
   it('returns the focus to the menu button when the drawer closes with Escape', async () => {
