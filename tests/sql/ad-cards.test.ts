@@ -12,24 +12,10 @@ import {
   systemTagId,
   type Personas,
 } from '../support/factories.ts';
+import type { ListedAd } from '../support/listed-ad.ts';
 
 /** The fields of an ad that its stored card carries, as get_ad returns them. */
-interface CardFields {
-  brand_id: string;
-  brand_name: string;
-  brand_logo_path: string | null;
-  category_id: string;
-  category_name: string;
-  type_id: string | null;
-  type_name: string | null;
-  tag_names: string[];
-  created_at: string;
-  requires_subscription: boolean;
-  is_black_friday: boolean;
-  is_top_picks: boolean;
-  width: number;
-  height: number;
-}
+type CardFields = Omit<ListedAd, 'id' | 'thumbhash' | 'preview_path' | 'is_clear' | 'display_480_path' | 'display_960_path' | 'saved_at'>;
 
 const unique = () => Math.random().toString(36).slice(2, 10);
 

@@ -3,32 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../local/db/database.ts';
 import { describeOnEngines } from '../support/engines.ts';
 import { anon, expectPgError, queryAs, userActor, type Actor } from '../support/acting.ts';
+import type { ListedAd } from '../support/listed-ad.ts';
 import { newBoard, newBrand, newCategory, newPersonas, newTag, newType, systemTagId, type Personas } from '../support/factories.ts';
-
-/** One ad as list_ads, get_ad and list_collection_ads return it. */
-interface ListedAd {
-  id: string;
-  brand_id: string;
-  brand_name: string;
-  brand_logo_path: string | null;
-  category_id: string;
-  category_name: string;
-  type_id: string | null;
-  type_name: string | null;
-  tag_names: string[];
-  created_at: string;
-  requires_subscription: boolean;
-  is_black_friday: boolean;
-  is_top_picks: boolean;
-  width: number;
-  height: number;
-  thumbhash: string;
-  preview_path: string;
-  is_clear: boolean;
-  display_480_path: string | null;
-  display_960_path: string | null;
-  saved_at?: string;
-}
 
 interface AdPage {
   ads: ListedAd[];
