@@ -144,6 +144,13 @@ describe('the session shuffle', () => {
     expect(seededRank(7, 'a')).toBe(seededRank(7, 'a'));
   });
 
+  it('orders the clear ads, then the locked ones, each by the seed\'s rank of their id', () => {
+    const ads = makeAds(30).map((ad, index) => ({ ...ad, is_clear: index % 3 === 0 }));
+    const byRank = (part: typeof ads) => [...part].sort((a, b) => seededRank(9, a.id) - seededRank(9, b.id)).map((ad) => ad.id);
+    const expected = [...byRank(ads.filter((ad) => ad.is_clear)), ...byRank(ads.filter((ad) => !ad.is_clear))];
+    expect(shufflePage(ads, 9).map((ad) => ad.id)).toEqual(expected);
+  });
+
   it('makes a seed once per session and reads it back afterwards', async () => {
     window.sessionStorage.clear();
     const { sessionSeed } = await import('../../../src/features/themed-boards/hooks/session-shuffle.ts');

@@ -30,7 +30,13 @@ export function seededRank(seed: number, text: string): number {
   return hash >>> 0;
 }
 
-const bySeed = (seed: number) => (a: Ad, b: Ad) => seededRank(seed, a.id) - seededRank(seed, b.id) || (a.id < b.id ? -1 : 1);
+/** Ads in the seed's order: each ad's rank is hashed once, not once per comparison. */
+function sortBySeed(ads: readonly Ad[], seed: number): Ad[] {
+  return ads
+    .map((ad) => ({ ad, rank: seededRank(seed, ad.id) }))
+    .sort((a, b) => a.rank - b.rank || (a.ad.id < b.ad.id ? -1 : 1))
+    .map((entry) => entry.ad);
+}
 
 /**
  * One page of a board in this session's order: shuffled by the seed, the
@@ -39,7 +45,7 @@ const bySeed = (seed: number) => (a: Ad, b: Ad) => seededRank(seed, a.id) - seed
  * an ad already shown.
  */
 export function shufflePage(ads: readonly Ad[], seed: number): Ad[] {
-  const clear = ads.filter((ad) => ad.is_clear).sort(bySeed(seed));
-  const locked = ads.filter((ad) => !ad.is_clear).sort(bySeed(seed));
+  const clear = sortBySeed(ads.filter((ad) => ad.is_clear), seed);
+  const locked = sortBySeed(ads.filter((ad) => !ad.is_clear), seed);
   return [...clear, ...locked];
 }
