@@ -58,7 +58,8 @@ const probe = (resource: string, action: Action, sql: string, expected: Expected
  * owner whose ids everyone else tries directly, and a monthly subscriber),
  * 2 brands, 2 categories, 2 types, 4 tags (2 of them the themed boards'),
  * 3 ads with 2 tag links, 1 page banner, 1 admin grant, 5 subscriptions,
- * 2 ad unlocks (free and other), 2 billing customers, 1 processed webhook
+ * 2 ad unlocks (free and other), 2 billing customers, 6 subscription holders
+ * (account, customer and card of subscriber and other), 1 processed webhook
  * event and 1 queued storage deletion.
  */
 // prettier-ignore
@@ -92,6 +93,16 @@ const matrix: Probe[] = [
                                                                                                           [D,   D,   D,    D,    D,     D,     D,     D,    D]),
   probe("subscriptions [other user's id]", 'delete', 'delete from public.subscriptions where id = {otherSubscription}',
                                                                                                           [D,   D,   D,    D,    D,     D,     D,     D,    D]),
+
+  probe('subscription_holders', 'select', 'select * from public.subscription_holders',                   [D,   0,   0,    0,    3,     0,     0,     0,    3]),
+  probe('subscription_holders', 'insert', `insert into public.subscription_holders (kind, holder, user_id, first_subscription_id)
+                                    values ('card', 'fp_mine', auth.uid(), 'sub_mine')`,
+                                                                                                          [D,   D,   D,    D,    D,     D,     D,     D,    D]),
+  probe('subscription_holders', 'update', `update public.subscription_holders set first_subscription_id = 'sub_mine'`,
+                                                                                                          [D,   D,   D,    D,    D,     D,     D,     D,    D]),
+  probe('subscription_holders', 'delete', 'delete from public.subscription_holders',                     [D,   D,   D,    D,    D,     D,     D,     D,    D]),
+  probe("subscription_holders [other user's id]", 'select', 'select * from public.subscription_holders where user_id = {other}',
+                                                                                                          [D,   0,   0,    0,    0,     0,     0,     0,    3]),
 
   probe('processed_webhook_events', 'select', 'select * from public.processed_webhook_events',           [D,   D,   D,    D,    D,     D,     D,     D,    D]),
   probe('processed_webhook_events', 'insert', `insert into public.processed_webhook_events (event_id, type) values ('evt_mine', 'invoice.paid')`,
@@ -265,6 +276,9 @@ async function buildFixture(db: Queryable): Promise<Fixture> {
     people.subscriber.id,
     people.other.id,
   ]);
+  for (const [user, suffix] of [[people.subscriber, 'subscriber'], [people.other, 'other']] as const) {
+    await db.query(`select public.record_subscription_holders($1, $2, $3, $4)`, [user.id, `cus_${suffix}`, `fp_${suffix}`, `sub_holder_${suffix}`]);
+  }
   await db.query(`insert into public.processed_webhook_events (event_id, type) values ('evt_matrix', 'checkout.session.completed')`);
   await db.query(`insert into public.storage_deletions (bucket_id, name) values ('ad-images', 'gone/480.webp')`);
 

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import type { Database } from '../../local/db/database.ts';
 import { describeOnEngines } from '../support/engines.ts';
 import { anon, expectPgError, queryAs, serviceRole, userActor } from '../support/acting.ts';
-import { newUser } from '../support/factories.ts';
+import { newSubscription, newUser } from '../support/factories.ts';
 import type { TestUser } from '../support/factories.ts';
 
 const unique = () => randomBytes(5).toString('hex');
@@ -222,5 +222,106 @@ describeOnEngines('billing: linking a user to a Stripe customer', (ctx) => {
         message: /permission denied for function link_billing_customer/,
       });
     }
+  });
+});
+
+describeOnEngines('billing: the trial is given once', (ctx) => {
+  const ids = () => ({ customer: `cus_${unique()}`, subscription: `sub_${unique()}`, card: `fp_${unique()}` });
+
+  /** As the stripe-webhook function records a subscription that started: true when a holder had another subscription before. */
+  const record = async (userId: string | null, customer: string, card: string | null, subscription: string) =>
+    (
+      await queryAs<{ seen: boolean }>(ctx.db, serviceRole, 'select public.record_subscription_holders($1, $2, $3, $4) as seen', [
+        userId,
+        customer,
+        card,
+        subscription,
+      ])
+    )[0]!.seen;
+  /** As create-checkout asks: may this user, with this customer, have the trial? */
+  const availableFor = async (userId: string, customer: string | null) =>
+    (await queryAs<{ ok: boolean }>(ctx.db, serviceRole, 'select public.trial_available_for($1, $2) as ok', [userId, customer]))[0]!.ok;
+  /** As check-subscription asks for the caller. */
+  const availableToSelf = async (user: TestUser) =>
+    (await queryAs<{ ok: boolean }>(ctx.db, userActor(user), 'select public.trial_available() as ok'))[0]!.ok;
+
+  it('offers the trial to a new account, and no longer once a subscription of theirs started, even after its rows are deleted', async () => {
+    const user = await newUser(ctx.db);
+    const stripe = ids();
+    expect(await availableToSelf(user)).toBe(true);
+    expect(await availableFor(user.id, stripe.customer)).toBe(true);
+    expect(await record(user.id, stripe.customer, stripe.card, stripe.subscription)).toBe(false);
+    await ctx.db.query('delete from public.subscriptions where user_id = $1', [user.id]);
+    await ctx.db.query('delete from public.billing_customers where user_id = $1', [user.id]);
+    expect(await availableToSelf(user)).toBe(false);
+    expect(await availableFor(user.id, null)).toBe(false);
+  });
+
+  it('refuses the trial to an account with a stored subscription, and to a new account on a customer that had one', async () => {
+    const subscribed = await newUser(ctx.db);
+    await newSubscription(ctx.db, subscribed, 'expired');
+    expect(await availableToSelf(subscribed)).toBe(false);
+    const first = await newUser(ctx.db);
+    const stripe = ids();
+    await record(first.id, stripe.customer, null, stripe.subscription);
+    const second = await newUser(ctx.db);
+    expect(await availableFor(second.id, stripe.customer)).toBe(false);
+    expect(await availableFor(second.id, `cus_${unique()}`)).toBe(true);
+  });
+
+  it("answers whether a card, a customer or an account had another subscription, never counting the subscription's own", async () => {
+    const first = await newUser(ctx.db);
+    const stripe = ids();
+    expect(await record(first.id, stripe.customer, stripe.card, stripe.subscription)).toBe(false);
+    // Every later event of the same subscription records it again: still its first.
+    expect(await record(first.id, stripe.customer, stripe.card, stripe.subscription)).toBe(false);
+    // A new account with a new customer but the same card.
+    const second = await newUser(ctx.db);
+    expect(await record(second.id, `cus_${unique()}`, stripe.card, `sub_${unique()}`)).toBe(true);
+    // The same account with a new card and subscription.
+    expect(await record(first.id, stripe.customer, `fp_${unique()}`, `sub_${unique()}`)).toBe(true);
+    // A deleted account's card still counts.
+    await ctx.db.query('delete from auth.users where id = $1', [first.id]);
+    expect(await record(null, `cus_${unique()}`, stripe.card, `sub_${unique()}`)).toBe(true);
+    const { rows } = await ctx.db.query<{ user_id: string | null }>(`select user_id from public.subscription_holders where kind = 'card' and holder = $1`, [
+      stripe.card,
+    ]);
+    expect(rows).toEqual([{ user_id: null }]);
+  });
+
+  it('lets a user read only their own holder rows, and nobody but the service role write them', async () => {
+    const owner = await newUser(ctx.db);
+    const other = await newUser(ctx.db);
+    const stripe = ids();
+    await record(owner.id, stripe.customer, stripe.card, stripe.subscription);
+    const readAs = (user: TestUser) => queryAs<{ kind: string }>(ctx.db, userActor(user), 'select kind from public.subscription_holders order by kind');
+    expect((await readAs(owner)).map((row) => row.kind)).toEqual(['account', 'card', 'customer']);
+    expect(await readAs(other)).toEqual([]);
+    await expectPgError(queryAs(ctx.db, anon, 'select * from public.subscription_holders'), { code: '42501' });
+    for (const actor of [anon, userActor(owner)]) {
+      await expectPgError(
+        queryAs(ctx.db, actor, `insert into public.subscription_holders (kind, holder, first_subscription_id) values ('card', 'fp_mine', 'sub_mine')`),
+        { code: '42501' },
+      );
+      await expectPgError(queryAs(ctx.db, actor, 'delete from public.subscription_holders'), { code: '42501' });
+      await expectPgError(queryAs(ctx.db, actor, `update public.subscription_holders set holder = 'x'`), { code: '42501' });
+    }
+    expect((await readAs(owner)).length).toBe(3);
+  });
+
+  it('lets only the service role record holders or ask about another user, and a signed-in user ask about themselves', async () => {
+    const user = await newUser(ctx.db);
+    for (const actor of [anon, userActor(user)]) {
+      await expectPgError(queryAs(ctx.db, actor, `select public.record_subscription_holders($1, 'cus_x', 'fp_x', 'sub_x')`, [user.id]), {
+        code: '42501',
+        message: /permission denied for function record_subscription_holders/,
+      });
+      await expectPgError(queryAs(ctx.db, actor, `select public.trial_available_for($1, null)`, [user.id]), {
+        code: '42501',
+        message: /permission denied for function trial_available_for/,
+      });
+    }
+    await expectPgError(queryAs(ctx.db, anon, 'select public.trial_available()'), { code: '42501', message: /permission denied for function trial_available/ });
+    await expectPgError(record(user.id, '', null, 'sub_x'), { code: '22023', detail: 'invalid_subscription_holder' });
   });
 });

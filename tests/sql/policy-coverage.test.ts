@@ -33,6 +33,10 @@ const registry: Record<string, PolicyCheck> = {
     table: 'public.subscriptions', as: ['subscriber'], what: 'read their own subscription',
     sql: 'select * from public.subscriptions where user_id = auth.uid()',
   },
+  'subscription_holders: a user reads their own': {
+    table: 'public.subscription_holders', as: ['subscriber'], what: 'read the holders of their own subscriptions',
+    sql: 'select * from public.subscription_holders where user_id = auth.uid()',
+  },
   'profiles: a user reads their own': {
     table: 'public.profiles', as: ['free'], what: 'read their own profile',
     sql: 'select * from public.profiles where user_id = auth.uid()',
@@ -187,6 +191,7 @@ async function buildFixture(db: Queryable): Promise<Fixture> {
   const board = await newBoard(db, people.free, 'Policy board of free');
   await db.query('insert into public.user_collection_items (collection_id, ad_id) values ($1, $2)', [board, ad.id]);
   await db.query('insert into public.ad_unlocks (user_id, ad_id) values ($1, $2)', [people.free.id, ad.id]);
+  await db.query(`select public.record_subscription_holders($1, 'cus_policy', 'fp_policy', 'sub_policy')`, [people.subscriber.id]);
   await newObject(db, 'ad-originals', 'policy/original.jpg', 'image/jpeg');
   for (const name of ['policy/480.webp', 'policy/960.webp', 'previews/policy.webp']) await newObject(db, 'ad-images', name);
   await newObject(db, 'banners', 'policy-library.jpg', 'image/jpeg');
