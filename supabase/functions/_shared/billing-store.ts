@@ -16,6 +16,15 @@ export interface LiveSubscription {
   cancel_at_period_end: boolean;
 }
 
+/** A subscription that started, with what identifies who holds it (public.record_subscription_holders). */
+export interface SubscriptionHolders {
+  userId: string;
+  customerId: string;
+  /** Stripe's fingerprint of the subscription's card; null when it has none (yet). */
+  cardFingerprint: string | null;
+  subscriptionId: string;
+}
+
 /** The billing tables, written as the service role (users may only read their own subscriptions). */
 export interface BillingStore {
   customerIdOf(userId: string): Promise<string | null>;
@@ -24,6 +33,10 @@ export interface BillingStore {
   userIdOfCustomer(customerId: string): Promise<string | null>;
   liveSubscriptionOf(userId: string): Promise<LiveSubscription | null>;
   isEventProcessed(eventId: string): Promise<boolean>;
+  /** Whether the user (with this customer) may still have the 7-day trial: never after a trial or subscription of the account or customer. */
+  trialAvailableFor(userId: string, customerId: string | null): Promise<boolean>;
+  /** Records the subscription's account, customer and card; answers whether any of them had another subscription before. */
+  recordSubscriptionHolders(holders: SubscriptionHolders): Promise<boolean>;
   /** Records the event and applies the snapshot in one statement (public.apply_stripe_event). */
   applyStripeEvent(event: StripeEventStamp | null, snapshot: SubscriptionSnapshot | null): Promise<ApplyOutcome>;
 }
@@ -66,6 +79,21 @@ export function createBillingStore(supabaseUrl: string, serviceRoleKey: string):
       const { data, error } = await db.from('processed_webhook_events').select('event_id').eq('event_id', eventId).maybeSingle();
       if (error) throw failure('Reading the processed events failed', error);
       return data !== null;
+    },
+    async trialAvailableFor(userId, customerId) {
+      const { data, error } = await db.rpc('trial_available_for', { p_user_id: userId, p_stripe_customer_id: customerId });
+      if (error) throw failure('Reading the trial eligibility failed', error);
+      return data === true;
+    },
+    async recordSubscriptionHolders(holders) {
+      const { data, error } = await db.rpc('record_subscription_holders', {
+        p_user_id: holders.userId,
+        p_stripe_customer_id: holders.customerId,
+        p_card_fingerprint: holders.cardFingerprint,
+        p_stripe_subscription_id: holders.subscriptionId,
+      });
+      if (error) throw failure('Recording the subscription holders failed', error);
+      return data === true;
     },
     async applyStripeEvent(event, snapshot) {
       const { data, error } = await db.rpc('apply_stripe_event', {

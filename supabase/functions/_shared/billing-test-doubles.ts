@@ -1,6 +1,6 @@
 // In-memory stand-ins for the billing functions' tests: the auth service, the
 // billing tables (with apply_stripe_event's contract) and Stripe's answers.
-import type { ApplyOutcome, BillingStore, LiveSubscription, StripeEventStamp } from './billing-store.ts';
+import type { ApplyOutcome, BillingStore, LiveSubscription, StripeEventStamp, SubscriptionHolders } from './billing-store.ts';
 import type { SignedInUser } from './signed-in-user.ts';
 import type { SubscriptionFields, SubscriptionSnapshot } from './subscription-snapshot.ts';
 
@@ -21,6 +21,8 @@ export class MemoryBillingStore implements BillingStore {
   subscriptions = new Map<string, StoredRow>();
   processedEvents = new Map<string, string>();
   users = new Set<string>([alice.id, bob.id]);
+  /** subscription_holders: 'account:<user>', 'customer:<cus>' or 'card:<fingerprint>' → the first subscription that used it. */
+  holders = new Map<string, string>();
 
   async customerIdOf(userId: string) {
     return this.customers.get(userId) ?? null;
@@ -40,6 +42,16 @@ export class MemoryBillingStore implements BillingStore {
   }
   async isEventProcessed(eventId: string) {
     return this.processedEvents.has(eventId);
+  }
+  async trialAvailableFor(userId: string, customerId: string | null) {
+    const customers = [customerId, this.customers.get(userId)].filter((id): id is string => !!id);
+    const subscribed = [...this.subscriptions.values()].some((row) => row.user_id === userId && row.status !== 'incomplete' && row.status !== 'incomplete_expired');
+    return !subscribed && !this.holders.has(`account:${userId}`) && !customers.some((id) => this.holders.has(`customer:${id}`));
+  }
+  async recordSubscriptionHolders(holders: SubscriptionHolders) {
+    const keys = [`account:${holders.userId}`, `customer:${holders.customerId}`, ...(holders.cardFingerprint ? [`card:${holders.cardFingerprint}`] : [])];
+    for (const key of keys) if (!this.holders.has(key)) this.holders.set(key, holders.subscriptionId);
+    return keys.some((key) => this.holders.get(key) !== holders.subscriptionId);
   }
   async applyStripeEvent(event: StripeEventStamp | null, snapshot: SubscriptionSnapshot | null): Promise<ApplyOutcome> {
     if (event) {

@@ -19,6 +19,8 @@ export type SubscriptionFields = Pick<
   'id' | 'status' | 'cancel_at_period_end' | 'trial_end' | 'metadata' | 'ended_at'
 > & {
   customer: string | { id: string };
+  /** The card the subscription charges: an id, or the payment method when retrieved with expand[]=default_payment_method. */
+  default_payment_method?: string | { id: string; card?: { fingerprint?: string | null } | null } | null;
   items: { data: { current_period_end: number; price: { id: string; recurring: { interval: string } | null } }[] };
 };
 

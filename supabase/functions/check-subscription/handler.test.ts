@@ -8,13 +8,13 @@ const iso = (fromNowMs: number) => new Date(now + fromNowMs).toISOString();
 const seconds = (fromNowMs: number) => Math.floor((now + fromNowMs) / 1000);
 const DAY = 86_400_000;
 
-function handlerReading(validAccess: boolean, rows: StoredSubscription[]) {
+function handlerReading(validAccess: boolean, rows: StoredSubscription[], trialEligible = rows.length === 0) {
   const tokensRead: string[] = [];
   const handler = createCheckSubscriptionHandler(() => ({
     authenticate: authenticateKnownUsers,
     readOwnEntitlement: async (token) => {
       tokensRead.push(token);
-      return { validAccess, rows };
+      return { validAccess, rows, trialEligible };
     },
   }));
   return { handler, tokensRead };
@@ -44,7 +44,7 @@ const free = { subscription_tier: 'Free', subscription_end: null, cancel_at_peri
 
 Deno.test('answers the spec shape from the rows the caller may read', async (t) => {
   const cases: [string, boolean, StoredSubscription[], unknown][] = [
-    ['a free user', false, [], { subscribed: false, ...free }],
+    ['a free user', false, [], { subscribed: false, ...free, trial_eligible: true }],
     ['a trial', true, [trialing],
       { subscribed: true, subscription_tier: 'Free Trial', subscription_end: iso(7 * DAY), cancel_at_period_end: false, current_period_end: seconds(7 * DAY) }],
     ['an annual subscriber', true, [annual],
@@ -63,10 +63,17 @@ Deno.test('answers the spec shape from the rows the caller may read', async (t) 
       const { handler, tokensRead } = handlerReading(validAccess, rows);
       const response = await handler(postJson(url, {}));
       assertEquals(response.status, 200);
-      assertEquals(await response.json(), expected);
+      assertEquals(await response.json(), { trial_eligible: rows.length === 0, ...(expected as object) });
       assertEquals(tokensRead, ['alice-token']);
     });
   }
+});
+
+Deno.test("carries the database's trial eligibility, which outlives the subscription rows", async () => {
+  // No subscription row left, but the account or its card had a trial: the database says no.
+  const { handler } = handlerReading(false, [], false);
+  const response = await handler(postJson(url, {}));
+  assertEquals(await response.json(), { subscribed: false, ...free, trial_eligible: false });
 });
 
 Deno.test('answers 502 when the database cannot be read', async () => {

@@ -5,7 +5,7 @@ import { requireSignedInUser, type Authenticate } from '../_shared/signed-in-use
 import { subscriptionStatus, type StoredSubscription } from './subscription-status.ts';
 
 /** What the caller may read about themselves, read as the caller so row-level security decides. */
-export type ReadOwnEntitlement = (accessToken: string) => Promise<{ validAccess: boolean; rows: StoredSubscription[] }>;
+export type ReadOwnEntitlement = (accessToken: string) => Promise<{ validAccess: boolean; rows: StoredSubscription[]; trialEligible: boolean }>;
 
 export interface CheckSubscriptionDependencies {
   authenticate: Authenticate;
@@ -18,13 +18,15 @@ function readOwnEntitlementAt(supabaseUrl: string, anonKey: string): ReadOwnEnti
       global: { headers: { Authorization: `Bearer ${accessToken}` } },
       auth: { persistSession: false, autoRefreshToken: false },
     });
-    const [access, rows] = await Promise.all([
+    const [access, rows, trial] = await Promise.all([
       client.rpc('has_valid_access'),
       client.from('subscriptions').select('status, tier, current_period_end, cancel_at_period_end, trial_end'),
+      client.rpc('trial_available'),
     ]);
     if (access.error) throw new Error(`has_valid_access failed: ${access.error.message}`);
     if (rows.error) throw new Error(`Reading subscriptions failed: ${rows.error.message}`);
-    return { validAccess: access.data === true, rows: (rows.data ?? []) as StoredSubscription[] };
+    if (trial.error) throw new Error(`trial_available failed: ${trial.error.message}`);
+    return { validAccess: access.data === true, rows: (rows.data ?? []) as StoredSubscription[], trialEligible: trial.data === true };
   };
 }
 
@@ -36,7 +38,8 @@ const defaultDependencies = (): CheckSubscriptionDependencies => {
 /**
  * The caller's entitlement from the subscriptions table (written by the
  * stripe-webhook function): `{ subscribed, subscription_tier, subscription_end,
- * cancel_at_period_end, current_period_end }`.
+ * cancel_at_period_end, current_period_end, trial_eligible }`; trial_eligible
+ * says whether a checkout would now come with the 7-day trial.
  */
 export function createCheckSubscriptionHandler(dependencies: () => CheckSubscriptionDependencies = defaultDependencies) {
   return async (request: Request): Promise<Response> => {
@@ -46,8 +49,8 @@ export function createCheckSubscriptionHandler(dependencies: () => CheckSubscrip
     const caller = await requireSignedInUser(request, deps.authenticate, 'check your subscription');
     if (!caller.ok) return caller.response;
     try {
-      const { validAccess, rows } = await deps.readOwnEntitlement(caller.accessToken);
-      return jsonResponse(subscriptionStatus(validAccess, rows));
+      const { validAccess, rows, trialEligible } = await deps.readOwnEntitlement(caller.accessToken);
+      return jsonResponse({ ...subscriptionStatus(validAccess, rows), trial_eligible: trialEligible });
     } catch (error) {
       console.error('check-subscription:', error);
       return errorResponse('upstream_failed', 'Could not read your subscription; try again');

@@ -98,7 +98,7 @@ Deno.test('starts a monthly checkout with the 7-day trial for a new customer, re
   const { handler, store, asked } = setUp();
   const response = await handler(postJson(url, { priceId: prices.monthly, trialDays: 7, baseUrl: 'http://localhost:3000/top-picks' }));
   assertEquals(response.status, 200);
-  assertEquals(await response.json(), { url: 'https://checkout.example.test/cs_test_1' });
+  assertEquals(await response.json(), { url: 'https://checkout.example.test/cs_test_1', trial: true });
   assertEquals(asked.searches, [`metadata['user_id']:'${alice.id}'`]);
   assertEquals(asked.customers, [{ params: { email: alice.email, metadata: { user_id: alice.id } }, idempotencyKey: `customer-for-user-${alice.id}` }]);
   assertEquals(store.customers.get(alice.id), 'cus_new');
@@ -112,6 +112,31 @@ Deno.test('starts a monthly checkout with the 7-day trial for a new customer, re
     success_url: 'http://localhost:3000/library?checkout=success&session_id={CHECKOUT_SESSION_ID}',
     cancel_url: 'http://localhost:3000/library?checkout=cancelled',
   }]);
+});
+
+Deno.test('asks Stripe for no trial days when the account had a subscription, even one whose row is gone, or its customer had one', async (t) => {
+  const cases: [string, (store: MemoryBillingStore) => void][] = [
+    ['an ended subscription of the account', (store) => {
+      store.subscriptions.set('sub_old', { user_id: alice.id, stripe_customer_id: 'cus_alice', stripe_subscription_id: 'sub_old', status: 'canceled', tier: 'monthly', price_id: prices.monthly, current_period_end: 1, cancel_at_period_end: false, trial_end: 1, stripe_event_created: 1 });
+    }],
+    ['the account recorded as a holder, its subscription rows deleted', (store) => store.holders.set(`account:${alice.id}`, 'sub_old')],
+    ["the account's customer recorded as a holder", (store) => {
+      store.customers.set(alice.id, 'cus_alice');
+      store.holders.set('customer:cus_alice', 'sub_of_someone');
+    }],
+  ];
+  for (const [name, arrange] of cases) {
+    await t.step(name, async () => {
+      const { handler, store, asked } = setUp();
+      arrange(store);
+      // The SPA may still send the trial it once showed: the server decides.
+      const response = await handler(postJson(url, { priceId: prices.monthly, trialDays: 7 }));
+      assertEquals(response.status, 200);
+      assertEquals(await response.json(), { url: 'https://checkout.example.test/cs_test_1', trial: false });
+      assertEquals(asked.sessions.length, 1);
+      assertEquals(asked.sessions[0]!.subscription_data, { metadata: { user_id: alice.id } });
+    });
+  }
 });
 
 Deno.test('reuses the linked Stripe customer without looking it up again', async () => {

@@ -15,7 +15,7 @@ export const createCheckoutBodySchema = z.object({
   // Far longer than any promotion code; a longer one would only fail later, at Stripe, as a 502.
   couponCode: z.string({ error: 'must be text' }).max(COUPON_CODE_MAX_LENGTH, `must be at most ${COUPON_CODE_MAX_LENGTH} characters`).optional(),
   baseUrl: z.url({ error: 'must be an http(s) URL', protocol: /^https?$/ }).optional(),
-  // The SPA sends the trial it shows; the server decides it, so any other length is a mistake.
+  // The SPA sends the trial it shows; the server decides whether there is one, so any other length is a mistake.
   trialDays: z.literal(TRIAL_DAYS, { error: `the trial is ${TRIAL_DAYS} days` }).optional(),
 });
 
@@ -34,7 +34,7 @@ export interface CheckoutStripe {
 export interface CheckoutDependencies {
   env: Pick<BillingEnv, 'prices' | 'allowedOrigins'>;
   authenticate: Authenticate;
-  store: Pick<BillingStore, 'customerIdOf' | 'linkCustomer' | 'liveSubscriptionOf'>;
+  store: Pick<BillingStore, 'customerIdOf' | 'linkCustomer' | 'liveSubscriptionOf' | 'trialAvailableFor'>;
   stripe: CheckoutStripe;
 }
 
@@ -56,9 +56,11 @@ async function customerFor(user: SignedInUser, deps: CheckoutDependencies): Prom
 }
 
 /**
- * Starts a Stripe Checkout for the monthly or annual plan with the 7-day
- * trial, an optional promotion code, and the user's one Stripe customer.
- * Answers `{ url }`, the page the browser goes to.
+ * Starts a Stripe Checkout for the monthly or annual plan, an optional
+ * promotion code, and the user's one Stripe customer; with the 7-day trial only
+ * when the account and its customer never had a trial or subscription (the
+ * card is checked by stripe-webhook once Stripe knows it). Answers
+ * `{ url, trial }`: the page the browser goes to, and whether it has the trial.
  */
 export function createCheckoutHandler(dependencies: () => CheckoutDependencies = billingServices) {
   return async (request: Request): Promise<Response> => {
@@ -87,18 +89,20 @@ export function createCheckoutHandler(dependencies: () => CheckoutDependencies =
         if (!promotionCodeId) return errorResponse('invalid_coupon', `Coupon code "${couponCode}" is not valid`);
       }
       const customer = await customerFor(caller.user, deps);
+      // Decided here, whatever the SPA showed or sent: a second trial is never asked of Stripe.
+      const trial = await deps.store.trialAvailableFor(caller.user.id, customer);
       const session = await deps.stripe.checkout.sessions.create({
         mode: 'subscription',
         customer,
         client_reference_id: caller.user.id,
         line_items: [{ price: priceId, quantity: 1 }],
-        subscription_data: { trial_period_days: TRIAL_DAYS, metadata: { user_id: caller.user.id } },
+        subscription_data: { ...(trial ? { trial_period_days: TRIAL_DAYS } : {}), metadata: { user_id: caller.user.id } },
         ...(promotionCodeId ? { discounts: [{ promotion_code: promotionCodeId }] } : {}),
         metadata: { user_id: caller.user.id },
         ...checkoutReturnUrls(origin.origin),
       });
       if (!session.url) return errorResponse('upstream_failed', 'No checkout URL returned');
-      return jsonResponse({ url: session.url });
+      return jsonResponse({ url: session.url, trial });
     } catch (error) {
       const message = stripeErrorMessage(error);
       if (message === null) throw error;

@@ -1,4 +1,5 @@
 import { alice, assertEquals, MemoryBillingStore, stripeSubscription } from '../_shared/billing-test-doubles.ts';
+import type { Stripe } from '../_shared/stripe-client.ts';
 import type { SubscriptionFields } from '../_shared/subscription-snapshot.ts';
 import { createStripeWebhookHandler } from './handler.ts';
 import type { WebhookStripe } from './webhook-context.ts';
@@ -34,17 +35,37 @@ async function delivery(payloadOrEvent: TestEvent | string, sign: (payload: stri
 /** Stripe holding one subscription whose current state the test sets. */
 function setUp() {
   const store = new MemoryBillingStore();
-  const stripeState: { subscription: SubscriptionFields; failing: boolean; reads: number } = {
+  const stripeState: {
+    subscription: SubscriptionFields;
+    failing: boolean;
+    failingUpdates: boolean;
+    reads: number;
+    expands: (string[] | undefined)[];
+    updates: { id: string; params: Stripe.SubscriptionUpdateParams; idempotencyKey: string | undefined }[];
+  } = {
     subscription: stripeSubscription({ id: 'sub_1', customer: 'cus_alice', metadata: { user_id: alice.id } }),
     failing: false,
+    failingUpdates: false,
     reads: 0,
+    expands: [],
+    updates: [],
   };
   const stripe: WebhookStripe = {
     subscriptions: {
-      retrieve: async (id) => {
+      retrieve: async (id, params) => {
         stripeState.reads += 1;
+        stripeState.expands.push(params?.expand);
         if (stripeState.failing) throw new Error('Stripe is unreachable');
         if (id !== stripeState.subscription.id) throw new Error(`No such subscription: ${id}`);
+        return stripeState.subscription;
+      },
+      update: async (id, params, options) => {
+        if (stripeState.failingUpdates) throw new Error('Stripe is unreachable');
+        stripeState.updates.push({ id, params, idempotencyKey: options?.idempotencyKey });
+        // Stripe ends the trial and bills the plan: the subscription is active from now on.
+        if (params.trial_end === 'now' && stripeState.subscription.status === 'trialing') {
+          stripeState.subscription = { ...stripeState.subscription, status: 'active', trial_end: nowSeconds() };
+        }
         return stripeState.subscription;
       },
     },
@@ -194,4 +215,80 @@ Deno.test('answers 500 and records nothing when Stripe cannot be read, so that t
   stripeState.failing = false;
   assertEquals(await (await handler(await delivery(created))).json(), { received: true, outcome: 'applied' });
   assertEquals(row()!.status, 'trialing');
+});
+
+/** A subscription paid with a card whose Stripe fingerprint is given. */
+const withCard = (fingerprint: string, fields: Partial<SubscriptionFields> = {}): SubscriptionFields => ({
+  ...stripeSubscription({ id: 'sub_1', customer: 'cus_alice', metadata: { user_id: alice.id } }),
+  default_payment_method: { id: 'pm_1', card: { fingerprint } },
+  ...fields,
+});
+
+Deno.test("keeps a card's first trial, reading the card with the subscription, and records its account, customer and card", async () => {
+  const { handler, store, stripeState, row } = setUp();
+  stripeState.subscription = withCard('fp_first');
+  assertEquals(await (await handler(await delivery(subscriptionEvent('evt_first', 'customer.subscription.created', 700)))).json(), { received: true, outcome: 'applied' });
+  assertEquals(stripeState.expands, [['default_payment_method']]);
+  assertEquals(stripeState.updates, []);
+  assertEquals(row()!.status, 'trialing');
+  assertEquals(Object.fromEntries(store.holders), { [`account:${alice.id}`]: 'sub_1', 'customer:cus_alice': 'sub_1', 'card:fp_first': 'sub_1' });
+  // Later events of the same subscription are still its first trial.
+  assertEquals(await (await handler(await delivery(subscriptionEvent('evt_again', 'customer.subscription.updated', 701)))).json(), { received: true, outcome: 'applied' });
+  assertEquals(stripeState.updates, []);
+});
+
+Deno.test('ends at once a trial whose card, customer or account had a trial or subscription before, and applies the active state', async (t) => {
+  const cases: [string, (store: MemoryBillingStore) => void][] = [
+    ['a card used by another account', (store) => store.holders.set('card:fp_seen', 'sub_of_bob')],
+    ['a customer that had a subscription', (store) => store.holders.set('customer:cus_alice', 'sub_old')],
+    ['an account that had a subscription', (store) => store.holders.set(`account:${alice.id}`, 'sub_old')],
+  ];
+  for (const [name, arrange] of cases) {
+    await t.step(name, async () => {
+      const { handler, store, stripeState, row } = setUp();
+      arrange(store);
+      stripeState.subscription = withCard('fp_seen');
+      const response = await handler(await delivery(subscriptionEvent('evt_second_trial', 'customer.subscription.created', 800)));
+      assertEquals(await response.json(), { received: true, outcome: 'applied' });
+      assertEquals(stripeState.updates, [{ id: 'sub_1', params: { trial_end: 'now' }, idempotencyKey: 'end-repeated-trial-sub_1' }]);
+      assertEquals(row()!.status, 'active');
+    });
+  }
+});
+
+Deno.test('asks Stripe to end a repeated trial with one idempotency key however many events race, and leaves a paid plan alone', async () => {
+  const { handler, store, stripeState } = setUp();
+  store.holders.set('card:fp_seen', 'sub_of_bob');
+  stripeState.subscription = withCard('fp_seen');
+  // Two events read the trial before either ended it.
+  const trialing = stripeState.subscription;
+  await handler(await delivery(subscriptionEvent('evt_race_1', 'customer.subscription.created', 900)));
+  stripeState.subscription = trialing;
+  await handler(await delivery(event('evt_race_2', 'checkout.session.completed', 900, {
+    id: 'cs_1', object: 'checkout.session', mode: 'subscription', subscription: 'sub_1', customer: 'cus_alice', client_reference_id: alice.id,
+  })));
+  assertEquals(stripeState.updates.map((update) => update.idempotencyKey), ['end-repeated-trial-sub_1', 'end-repeated-trial-sub_1']);
+  // Once active, later events change nothing in Stripe.
+  await handler(await delivery(subscriptionEvent('evt_paid_later', 'customer.subscription.updated', 901)));
+  assertEquals(stripeState.updates.length, 2);
+});
+
+Deno.test('answers 500 when ending a repeated trial fails, so that the redelivery ends it', async () => {
+  const { handler, store, stripeState, row } = setUp();
+  store.holders.set('card:fp_seen', 'sub_of_bob');
+  stripeState.subscription = withCard('fp_seen');
+  stripeState.failingUpdates = true;
+  const created = subscriptionEvent('evt_end_retry', 'customer.subscription.created', 1_000);
+  assertEquals((await handler(await delivery(created))).status, 500);
+  assertEquals(row(), undefined);
+  stripeState.failingUpdates = false;
+  assertEquals(await (await handler(await delivery(created))).json(), { received: true, outcome: 'applied' });
+  assertEquals(row()!.status, 'active');
+});
+
+Deno.test('records nothing for a subscription that never started', async () => {
+  const { handler, store, stripeState } = setUp();
+  stripeState.subscription = withCard('fp_unpaid', { status: 'incomplete', trial_end: null });
+  await handler(await delivery(subscriptionEvent('evt_incomplete', 'customer.subscription.created', 1_100)));
+  assertEquals(store.holders.size, 0);
 });

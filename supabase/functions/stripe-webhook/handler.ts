@@ -9,7 +9,7 @@ import type { WebhookStripe } from './webhook-context.ts';
 export interface WebhookDependencies {
   webhookSecret: string;
   stripe: WebhookStripe;
-  store: Pick<BillingStore, 'isEventProcessed' | 'userIdOfCustomer' | 'applyStripeEvent'>;
+  store: Pick<BillingStore, 'isEventProcessed' | 'userIdOfCustomer' | 'applyStripeEvent' | 'recordSubscriptionHolders'>;
 }
 
 const defaultDependencies = (): WebhookDependencies => {

@@ -1,16 +1,20 @@
 import type { ApplyOutcome, BillingStore, StripeEventStamp } from '../_shared/billing-store.ts';
 import type { Stripe } from '../_shared/stripe-client.ts';
 import { customerIdOf, subscriptionSnapshot, type SubscriptionFields } from '../_shared/subscription-snapshot.ts';
+import { endRepeatedTrial } from './trial-once.ts';
 
 /** The Stripe calls the webhook makes; the SDK's client satisfies it. */
 export interface WebhookStripe {
-  subscriptions: { retrieve(id: string): PromiseLike<SubscriptionFields> };
+  subscriptions: {
+    retrieve(id: string, params?: Stripe.SubscriptionRetrieveParams): PromiseLike<SubscriptionFields>;
+    update(id: string, params: Stripe.SubscriptionUpdateParams, options?: Stripe.RequestOptions): PromiseLike<SubscriptionFields>;
+  };
   customers: { retrieve(id: string): PromiseLike<{ deleted?: boolean | void; metadata?: Record<string, string> }> };
 }
 
 export interface WebhookContext {
   stripe: WebhookStripe;
-  store: Pick<BillingStore, 'userIdOfCustomer' | 'applyStripeEvent'>;
+  store: Pick<BillingStore, 'userIdOfCustomer' | 'applyStripeEvent' | 'recordSubscriptionHolders'>;
 }
 
 /** What one event type does with a verified event of its type. */
@@ -31,7 +35,9 @@ async function userIdOf(subscription: SubscriptionFields, context: WebhookContex
 
 /**
  * Applies the subscription as Stripe has it now, not as the event carried it:
- * events come late, twice and out of order, the current state does not.
+ * events come late, twice and out of order, the current state does not. A
+ * trial whose account, customer or card had a subscription before is ended
+ * first, and the state after that is what is applied.
  */
 export async function syncSubscription(
   event: Stripe.Event,
@@ -39,12 +45,13 @@ export async function syncSubscription(
   context: WebhookContext,
   userIdHint: string | null = null,
 ): Promise<ApplyOutcome> {
-  const subscription = await context.stripe.subscriptions.retrieve(subscriptionId);
-  const userId = await userIdOf(subscription, context, userIdHint);
+  const retrieved = await context.stripe.subscriptions.retrieve(subscriptionId, { expand: ['default_payment_method'] });
+  const userId = await userIdOf(retrieved, context, userIdHint);
   if (!userId) {
     console.warn(`stripe-webhook: no user for subscription ${subscriptionId}; event ${event.id} recorded only`);
     return await context.store.applyStripeEvent(stampOf(event), null);
   }
+  const subscription = await endRepeatedTrial(retrieved, userId, context);
   return await context.store.applyStripeEvent(stampOf(event), subscriptionSnapshot(subscription, userId));
 }
 
