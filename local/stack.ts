@@ -18,6 +18,7 @@ import { createFunctionsApi, type FunctionsApi } from './functions/functions-api
 import { startDailyTagging } from './jobs/daily-tagging.ts';
 import { createRealtimeServer } from './realtime/realtime-server.ts';
 import { createRestApi } from './rest/rest-api.ts';
+import { writeImageLinkSecret } from './storage/image-link-secret.ts';
 import { createStorageApi, type StorageApi } from './storage/storage-api.ts';
 import { createStripeEndpoint } from './stripe/stripe-endpoint.ts';
 
@@ -44,6 +45,8 @@ export interface StartOptions {
   /** Compress the SPA's built files as the stack starts (npm start, the page benchmarks), not on their first request. */
   precompressSpa?: boolean;
   log?: (line: string) => void;
+  /** The clock Storage checks signed URLs against (tests move it). */
+  clock?: () => number;
 }
 
 /** Resolves the settings, including the API keys derived from the JWT secret and the site URL. */
@@ -65,6 +68,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
   try {
     const migrated = await migrate(db);
     if (migrated.applied.length > 0) log(`Applied ${migrated.applied.length} migration(s).`);
+    await writeImageLinkSecret(db, config.JWT_SECRET);
 
     const server: Server = createServer();
     await new Promise<void>((resolve, reject) => {
@@ -76,7 +80,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
     const url = `http://localhost:${port}`;
 
     const mailer = await createMailer(mailerOptionsFromConfig(config));
-    const storage = await createStorageApi({ db, config });
+    const storage = await createStorageApi({ db, config, now: options.clock });
     const swept = await storage.sweep();
     if (swept > 0) log(`Removed ${swept} stored file(s) that no object pointed at.`);
     await storage.drainDeletions();

@@ -15,10 +15,15 @@ import { isDatabaseError } from './rest-error.ts';
  * as the same anonymous claims under row-level security; the key holds those
  * claims, the call and every header that shapes the answer.
  *
+ * Answers also hold signed image links, cut per window of time by the
+ * database (private.image_link_window_start): the version read carries the
+ * current window, so no answer outlives the window its links were signed in.
+ *
  * A database without the table (or where the API's login cannot read it)
  * simply has no cache.
  */
-const VERSIONS_SQL = 'select function_name, version::text as version from private.anonymous_answer_versions';
+const VERSIONS_SQL = `select function_name, version::text || '@' || private.image_link_window_start(now())::text as version
+                        from private.anonymous_answer_versions`;
 const MAX_ENTRIES = 256;
 const MAX_BODY_CHARS = 2_000_000;
 /** Headers that change an answer besides the method, path, query and body. */
@@ -154,11 +159,18 @@ export class AnonymousAnswerCache {
 
   private store(key: string, entry: Entry): void {
     const current = this.entries.get(key);
-    if (current && BigInt(current.version) > BigInt(entry.version)) return;
+    if (current && isNewer(current.version, entry.version)) return;
     this.entries.delete(key);
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, entry);
   }
+}
+
+/** Versions read as "<writes>@<link window>": newer when either part is larger. */
+function isNewer(a: string, b: string): boolean {
+  const [aWrites, aWindow] = a.split('@').map(BigInt);
+  const [bWrites, bWindow] = b.split('@').map(BigInt);
+  return aWindow! > bWindow! || (aWindow === bWindow && aWrites! > bWrites!);
 }
 
 function responseOf(entry: Entry): Response {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import busboy from 'busboy';
 import { Readable } from 'node:stream';
 import type { AccessClaims } from '../auth/jwt.ts';
-import { signJwt, verifyJwt } from '../auth/jwt.ts';
+import { errors as joseErrors, jwtVerify } from 'jose';
+import { signJwt } from '../auth/jwt.ts';
 import { withCaller } from '../db/caller-scope.ts';
 import type { Queryable } from '../db/database.ts';
 import type { ApiContext, ApiHandler } from '../http/api-handler.ts';
@@ -76,10 +77,25 @@ export interface StorageApi {
   sweep(olderThanMs?: number): Promise<number>;
 }
 
-export async function createStorageApi(ctx: ApiContext): Promise<StorageApi> {
+/** A signed read with ?download= is saved by the browser under that name (the object's own when empty), as on Supabase. */
+function withDownloadName(response: Response, download: string | null): Response {
+  if (download === null || !response.ok) return response;
+  const headers = new Headers(response.headers);
+  const name = download.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 200);
+  headers.set('content-disposition', name ? `attachment; filename="${name}"` : 'attachment');
+  return new Response(response.body, { status: response.status, headers });
+}
+
+export interface StorageApiContext extends ApiContext {
+  /** The clock signed URLs are checked against (milliseconds since the epoch); tests move it. */
+  now?: () => number;
+}
+
+export async function createStorageApi(ctx: StorageApiContext): Promise<StorageApi> {
   const files = new ObjectFiles(ctx.config.DATA_DIR);
   await files.init();
   const secret = ctx.config.JWT_SECRET;
+  const now = ctx.now ?? Date.now;
 
   const bucketOf = async (id: string): Promise<Bucket> => {
     const { rows } = await ctx.db.query<Bucket>(
@@ -268,22 +284,35 @@ export async function createStorageApi(ctx: ApiContext): Promise<StorageApi> {
   const signUrl = async (claims: AccessClaims, bucketId: string, name: string, expiresIn: unknown, kind: 'object' | 'render', transform?: unknown) => {
     if (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn < 1) throw storageErrors.badRequest('expiresIn must be a positive number');
     await asCaller(claims, (q) => selectObject(q, bucketId, name));
-    const token = await signJwt({ role: 'anon', url: `${bucketId}/${name}`, transformations: transform ?? undefined } as AccessClaims, secret, Math.floor(expiresIn));
+    const iat = Math.floor(now() / 1000);
+    const token = await signJwt({ url: `${bucketId}/${name}`, transformations: transform ?? undefined, iat, exp: iat + Math.floor(expiresIn) } as unknown as AccessClaims, secret);
     const base = kind === 'render' ? '/render/image/sign' : '/object/sign';
     return `${base}/${bucketId}/${encodeURIComponent(name).replace(/%2F/g, '/')}?token=${token}`;
   };
 
-  const verifySignedUrl = async (url: URL, bucketId: string, name: string) => {
+  /** The object a signed URL names and the token's expiry (epoch seconds), or a 400 invalid-signature error. */
+  const verifySignedUrl = async (url: URL, bucketId: string, name: string): Promise<{ row: ObjectRow; exp: number }> => {
     const token = url.searchParams.get('token');
     if (!token) throw storageErrors.invalidSignature('Missing token');
-    let payload: AccessClaims;
+    let payload: { url?: unknown; exp?: unknown };
     try {
-      payload = await verifyJwt(token, secret);
+      // A URL token carries no role: it is checked for its signature, its expiry and the object it names.
+      ({ payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
+        algorithms: ['HS256'],
+        currentDate: new Date(now()),
+        requiredClaims: ['exp'],
+      }));
     } catch (error) {
-      throw storageErrors.invalidSignature((error as Error).message.replace('invalid JWT', 'invalid signature'));
+      throw storageErrors.invalidSignature(error instanceof joseErrors.JWTExpired ? 'invalid signature: token is expired' : 'invalid signature');
     }
     if (payload.url !== `${bucketId}/${name}`) throw storageErrors.invalidSignature('Token does not match the object');
-    return selectObject(ctx.db, bucketId, name);
+    return { row: await selectObject(ctx.db, bucketId, name), exp: Number(payload.exp) };
+  };
+
+  /** Caches may keep a signed read no longer than its link lives. */
+  const signedCacheControl = (row: ObjectRow, exp: number) => {
+    const stored = Number(/max-age=(\d+)/.exec(row.metadata?.cacheControl ?? '')?.[1] ?? 3600);
+    return `max-age=${Math.max(0, Math.min(stored, exp - Math.floor(now() / 1000)))}`;
   };
 
   const listObjects = async (claims: AccessClaims, bucketId: string, body: Record<string, unknown>) => {
@@ -334,7 +363,9 @@ export async function createStorageApi(ctx: ApiContext): Promise<StorageApi> {
         return await serveFile(request, await selectObject(ctx.db, bucket.id, objectName(match[2]!)));
       }
       if ((method === 'GET' || method === 'HEAD') && (match = route.match(/^\/object\/sign\/([^/]+)\/(.+)$/))) {
-        return await serveFile(request, await verifySignedUrl(url, match[1]!, objectName(match[2]!)));
+        const signed = await verifySignedUrl(url, match[1]!, objectName(match[2]!));
+        const response = await serveFile(request, signed.row, signedCacheControl(signed.row, signed.exp));
+        return withDownloadName(response, url.searchParams.get('download'));
       }
       if (method === 'GET' && (match = route.match(/^\/render\/image\/public\/([^/]+)\/(.+)$/))) {
         const bucket = await bucketOf(match[1]!);
@@ -342,7 +373,7 @@ export async function createStorageApi(ctx: ApiContext): Promise<StorageApi> {
         return await serveRendered(await selectObject(ctx.db, bucket.id, objectName(match[2]!)), renderOptions(url));
       }
       if (method === 'GET' && (match = route.match(/^\/render\/image\/sign\/([^/]+)\/(.+)$/))) {
-        return await serveRendered(await verifySignedUrl(url, match[1]!, objectName(match[2]!)), renderOptions(url));
+        return await serveRendered((await verifySignedUrl(url, match[1]!, objectName(match[2]!))).row, renderOptions(url));
       }
 
       const claims = await callerClaims(request, secret);

@@ -2,7 +2,9 @@ import * as z from 'zod/mini';
 
 /**
  * One ad as the listing functions return it (list_ads, get_ad, list_collection_ads).
- * Display paths come only when the server decided the caller sees the ad clear.
+ * Image links are Storage signed URLs relative to /storage/v1/ that stop working
+ * within 24 hours: the display variants only when the server decided the caller
+ * sees the ad clear, the blurred preview otherwise.
  */
 export const adSchema = z.object({
   id: z.string().check(z.minLength(1)),
@@ -23,8 +25,9 @@ export const adSchema = z.object({
   thumbhash: z.string(),
   preview_path: z.string().check(z.minLength(1)),
   is_clear: z.boolean(),
-  display_480_path: z.nullable(z.string()),
-  display_960_path: z.nullable(z.string()),
+  preview_url: z.nullable(z.string()),
+  display_480_url: z.nullable(z.string()),
+  display_960_url: z.nullable(z.string()),
 });
 export type Ad = z.infer<typeof adSchema>;
 
@@ -35,7 +38,7 @@ export const adPageSchema = z.object({
 });
 export type AdPage = z.infer<typeof adPageSchema>;
 
-/** True when the server sent the ad's display variants: the caller sees it clear. */
-export function isClear(ad: Ad): ad is Ad & { display_480_path: string; display_960_path: string } {
-  return ad.is_clear && ad.display_480_path !== null && ad.display_960_path !== null;
+/** True when the server sent links to the ad's display variants: the caller sees it clear. */
+export function isClear(ad: Ad): ad is Ad & { display_480_url: string; display_960_url: string } {
+  return ad.is_clear && ad.display_480_url !== null && ad.display_960_url !== null;
 }

@@ -1,8 +1,11 @@
+import { env } from './env.ts';
 import { supabase } from './supabase-client.ts';
 
-/** Public URL of an ad's display variant or blurred preview (public bucket ad-images). */
-export function adImageUrl(path: string): string {
-  return supabase.storage.from('ad-images').getPublicUrl(path).data.publicUrl;
+const storageUrl = `${env.supabaseUrl.replace(/\/+$/, '')}/storage/v1`;
+
+/** The address of an ad image link the server signed ("object/sign/ad-images/...?token=..."). */
+export function adImageUrl(signedLink: string): string {
+  return `${storageUrl}/${signedLink}`;
 }
 
 /** Public URL of a brand logo (public bucket brand-logos). */

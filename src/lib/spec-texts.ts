@@ -62,6 +62,8 @@ export const TEXTS = {
     lockedTitle: 'This ad is for members',
     lockedBody: 'Subscribe to see every ad in full.',
     unlock: 'Unlock full access',
+    download: 'Download original',
+    downloadFailed: { title: 'Download failed', description: 'The original could not be downloaded. Please try again.' },
     loading: 'Loading ad',
     loadError: 'The ad could not be loaded.',
     tryAgain: 'Try again',
@@ -286,6 +288,8 @@ export const TEXTS = {
   },
   adminAds: {
     title: 'Ad Management',
+    freeSample: 'Free sample',
+    freeSampleHint: 'Shown clear to everyone: one of the at most 10% of premium ads in the free sample',
     adminRequired: 'Admin access required',
     adminRequiredDescription: 'This operation requires admin privileges.',
     searchPlaceholder: 'Search brands, categories, tags…',

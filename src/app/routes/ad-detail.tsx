@@ -12,6 +12,7 @@ import { AdGateModal } from '../../features/ad-gate/components/ad-gate-modal.tsx
 import { useAdViewGate } from '../../features/ad-gate/hooks/use-ad-view-gate.ts';
 import { adQueryOptions, useAd } from '../../features/ad-detail/api/get-ad.ts';
 import { adNeighboursQueryOptions, useAdNeighbours } from '../../features/ad-detail/api/get-ad-neighbours.ts';
+import { useDownloadOriginal } from '../../features/ad-detail/api/download-original.ts';
 import { AdDetailView } from '../../features/ad-detail/components/ad-detail-view.tsx';
 import { isCovered, useAdNavigationInput } from '../../features/ad-detail/hooks/use-ad-navigation-input.ts';
 import { useFavorite } from '../../features/ad-detail/hooks/use-favorite.ts';
@@ -37,6 +38,7 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
   const neighbours = useAdNeighbours(id, hasValidAccess);
   const gate = useAdViewGate(id, !sessionLoading && !session);
   const favorite = useFavorite(id, session?.user.id ?? null);
+  const downloadOriginal = useDownloadOriginal();
 
   const brandName = ad ? (ad.brand_name ?? TEXTS.adCard.unknownBrand) : null;
   useDocumentTitle(
@@ -115,6 +117,15 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
       favoritePending={favorite.pending}
       onToggleFavorite={toggleFavorite}
       onShare={() => setShareOpen(true)}
+      onDownload={
+        hasValidAccess
+          ? () =>
+              downloadOriginal.mutate(id, {
+                onError: () => toast.error(TEXTS.adDetail.downloadFailed.title, { description: TEXTS.adDetail.downloadFailed.description }),
+              })
+          : undefined
+      }
+      downloadPending={downloadOriginal.isPending}
       onUnlock={startUpgrade}
       onRetry={() => void adQuery.refetch()}
       touchHandlers={touchHandlers}

@@ -38,8 +38,8 @@ export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority 
     >
       {isClear(ad) ? (
         <img
-          src={adImageUrl(fallbackWidth === 480 ? ad.display_480_path : ad.display_960_path)}
-          srcSet={`${adImageUrl(ad.display_480_path)} 480w, ${adImageUrl(ad.display_960_path)} 960w`}
+          src={adImageUrl(fallbackWidth === 480 ? ad.display_480_url : ad.display_960_url)}
+          srcSet={`${adImageUrl(ad.display_480_url)} 480w, ${adImageUrl(ad.display_960_url)} 960w`}
           sizes={sizes}
           width={ad.width}
           height={ad.height}
@@ -50,9 +50,9 @@ export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority 
           draggable={false}
           className="absolute inset-0 h-full w-full object-cover"
         />
-      ) : (
+      ) : ad.preview_url ? (
         <img
-          src={adImageUrl(ad.preview_path)}
+          src={adImageUrl(ad.preview_url)}
           alt=""
           aria-hidden="true"
           loading={eager ? 'eager' : 'lazy'}
@@ -61,7 +61,7 @@ export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority 
           data-preview="true"
           className="absolute inset-0 h-full w-full object-cover"
         />
-      )}
+      ) : null}
     </div>
   );
 }

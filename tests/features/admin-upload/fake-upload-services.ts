@@ -92,10 +92,6 @@ export class FakeUploadServices implements UploadServices {
     for (const tagId of tagIds) this.tagLinks.push({ adId, tagId });
   }
 
-  displayUrl(path: string) {
-    return `https://storage.test/ad-images/${path}`;
-  }
-
   /** Objects whose ad row does not exist. */
   orphans(): StoredObject[] {
     return this.objects.filter(

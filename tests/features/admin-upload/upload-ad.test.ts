@@ -60,7 +60,7 @@ describe('uploadAd', () => {
       { adId: ad!.id, tagId: 't1' },
       { adId: ad!.id, tagId: 't2' },
     ]);
-    expect(result).toEqual({ adId: ad!.id, path: ad!.display_960_path, url: `https://storage.test/ad-images/${ad!.display_960_path}` });
+    expect(result).toEqual({ adId: ad!.id, path: ad!.display_960_path });
   });
 
   it('removes the objects already uploaded when a later one fails, and inserts no row', async () => {

@@ -32,7 +32,7 @@ export const TAGS = [
   { id: 'f0000000-0000-4000-8000-000000000002', name: 'Black Friday', system_key: 'black_friday' },
 ];
 
-/** An ad as list_ads returns it: clear (with display paths) unless `locked`. */
+/** An ad as list_ads returns it: clear (with display links) unless `locked`. */
 export function makeAd(overrides: Partial<Ad> & { locked?: boolean } = {}): Ad {
   const { locked = false, ...rest } = overrides;
   const id = rest.id ?? fixtureId();
@@ -55,8 +55,9 @@ export function makeAd(overrides: Partial<Ad> & { locked?: boolean } = {}): Ad {
     thumbhash: SAMPLE_THUMBHASH,
     preview_path: `previews/${id}.webp`,
     is_clear: !locked,
-    display_480_path: locked ? null : `${id}/480.webp`,
-    display_960_path: locked ? null : `${id}/960.webp`,
+    preview_url: locked ? `object/sign/ad-images/previews/${id}.webp?token=t` : null,
+    display_480_url: locked ? null : `object/sign/ad-images/${id}/480.webp?token=t`,
+    display_960_url: locked ? null : `object/sign/ad-images/${id}/960.webp?token=t`,
     ...rest,
   };
 }

@@ -4,7 +4,7 @@ import { useAddToBoardSlot } from '../../../components/ads/add-to-board-slot.tsx
 import { AdImage } from '../../../components/ads/ad-image.tsx';
 import { BrandMark } from '../../../components/ads/brand-mark.tsx';
 import { Button, buttonClasses } from '../../../components/ui/button.tsx';
-import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, HeartIcon, LockIcon, ShareIcon } from '../../../components/ui/icons.tsx';
+import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, DownloadIcon, HeartIcon, LockIcon, ShareIcon } from '../../../components/ui/icons.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { isClear, type Ad } from '../../../lib/ad-schema.ts';
 import { formatDate } from '../../../lib/formatting.ts';
@@ -25,6 +25,9 @@ export interface AdDetailViewProps {
   favoritePending: boolean;
   onToggleFavorite: () => void;
   onShare: () => void;
+  /** Set for viewers with valid access: downloads the original. */
+  onDownload?: () => void;
+  downloadPending?: boolean;
   onUnlock: () => void;
   onRetry: () => void;
   touchHandlers: { onTouchStart: (event: TouchEvent) => void; onTouchEnd: (event: TouchEvent) => void };
@@ -98,6 +101,18 @@ export function AdDetailView(props: AdDetailViewProps) {
               >
                 <HeartIcon filled={props.isFavorite} className="h-5 w-5" />
               </button>
+              {props.onDownload && isClear(ad) && (
+                <button
+                  type="button"
+                  className={headerButton}
+                  aria-label={TEXTS.adDetail.download}
+                  title={TEXTS.adDetail.download}
+                  disabled={props.downloadPending}
+                  onClick={props.onDownload}
+                >
+                  <DownloadIcon className="h-5 w-5" />
+                </button>
+              )}
               <button type="button" className={headerButton} aria-label={TEXTS.adDetail.share} title={TEXTS.adDetail.share} onClick={props.onShare}>
                 <ShareIcon className="h-5 w-5" />
               </button>

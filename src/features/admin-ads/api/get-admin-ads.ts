@@ -42,7 +42,16 @@ export const adminAdSchema = z.object({
   original_path: z.string(),
   total_count: z.coerce.number().check(z.int()),
 });
-export type AdminAd = z.infer<typeof adminAdSchema>;
+
+/** What admin_ad_images adds to each row: free-sample membership and signed links to the display variants. */
+const adminAdImagesSchema = z.array(z.object({
+  id: z.string(),
+  free_sample: z.boolean(),
+  display_480_url: z.string(),
+  display_960_url: z.string(),
+}));
+
+export type AdminAd = z.infer<typeof adminAdSchema> & z.infer<typeof adminAdImagesSchema>[number];
 
 export interface AdminAdsPage {
   ads: AdminAd[];
@@ -65,8 +74,21 @@ export async function getAdminAds(query: AdminAdsQuery): Promise<AdminAdsPage> {
     p_sort: query.sort,
   });
   if (error) throw apiErrorFrom(error);
-  const ads = z.array(adminAdSchema).parse(data);
-  return { ads, total: ads[0]?.total_count ?? 0 };
+  const rows = z.array(adminAdSchema).parse(data);
+  const images = await getAdminAdImages(rows.map((row) => row.id));
+  const ads = rows.flatMap((row) => {
+    const image = images.get(row.id);
+    // An ad deleted between the two calls is left out.
+    return image ? [{ ...row, ...image }] : [];
+  });
+  return { ads, total: rows[0]?.total_count ?? 0 };
+}
+
+async function getAdminAdImages(ids: string[]) {
+  if (ids.length === 0) return new Map<string, z.infer<typeof adminAdImagesSchema>[number]>();
+  const { data, error } = await supabase.rpc('admin_ad_images', { p_ids: ids });
+  if (error) throw apiErrorFrom(error);
+  return new Map(adminAdImagesSchema.parse(data).map((image) => [image.id, image]));
 }
 
 /** Under 'ads', so every change to ads refreshes the table too. */

@@ -129,8 +129,13 @@ function PreviewCell({ ad, onViewImage }: { ad: AdminAd; onViewImage: () => void
         title={T.viewFullImage}
         className="block overflow-hidden rounded-md bg-neutral-100 ring-1 ring-neutral-950/10 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950"
       >
-        <img src={adImageUrl(ad.display_480_path)} alt="" width={40} height={Math.round((40 * ad.height) / ad.width)} loading="lazy" decoding="async" className="h-12 w-10 object-cover" />
+        <img src={adImageUrl(ad.display_480_url)} alt="" width={40} height={Math.round((40 * ad.height) / ad.width)} loading="lazy" decoding="async" className="h-12 w-10 object-cover" />
       </button>
+      {ad.free_sample && (
+        <span title={T.freeSampleHint} className="mt-1 block w-max rounded-full bg-emerald-50 px-1.5 py-0.5 text-[10px] font-medium text-emerald-800 ring-1 ring-emerald-600/20">
+          {T.freeSample}
+        </span>
+      )}
     </td>
   );
 }

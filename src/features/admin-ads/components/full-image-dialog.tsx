@@ -16,7 +16,7 @@ export function FullImageDialog({ ad, onClose }: FullImageDialogProps) {
         <DialogContent title={TEXTS.adminAds.fullImageTitle(ad.brand_name)} description={`${ad.category_name} · ${ad.width}×${ad.height}`} className="max-w-2xl">
           <div className="mt-4 flex justify-center">
             <img
-              src={adImageUrl(ad.display_960_path)}
+              src={adImageUrl(ad.display_960_url)}
               width={ad.width}
               height={ad.height}
               alt={TEXTS.adminAds.fullImageTitle(ad.brand_name)}

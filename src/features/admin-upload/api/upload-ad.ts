@@ -14,9 +14,8 @@ export interface AdUpload {
 
 export interface UploadedAd {
   adId: string;
-  /** The 960 display variant, as the item's path and url. */
+  /** The 960 display variant's path (the bucket is private: the row's thumbnail is the file itself). */
   path: string;
-  url: string;
 }
 
 /** A failed upload, named by the step that failed (spec section 4, Upload item), with the server's reason. */
@@ -96,5 +95,5 @@ export async function uploadAd(services: UploadServices, upload: AdUpload): Prom
   } catch (error) {
     console.warn('The ad was uploaded but its tags could not be linked', adId, error);
   }
-  return { adId, path: paths.display_960_path, url: services.displayUrl(paths.display_960_path) };
+  return { adId, path: paths.display_960_path };
 }

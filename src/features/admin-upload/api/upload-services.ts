@@ -33,7 +33,6 @@ export interface UploadServices {
   /** Inserts the ad (throws when it is not inserted) and reads its id back: null when that lookup fails. */
   insertAd(row: NewAdRow): Promise<string | null>;
   linkTags(adId: string, tagIds: string[]): Promise<void>;
-  displayUrl(path: string): string;
 }
 
 /** Uploaded files never change under their name: a year of caching. */
@@ -73,5 +72,4 @@ export const supabaseUploadServices: UploadServices = {
     const { error } = await supabase.from('ad_tags').insert(tagIds.map((tagId) => ({ ad_id: adId, tag_id: tagId })));
     if (error) throw apiErrorFrom(error);
   },
-  displayUrl: (path) => supabase.storage.from('ad-images').getPublicUrl(path).data.publicUrl,
 };

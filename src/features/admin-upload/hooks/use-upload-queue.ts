@@ -24,7 +24,6 @@ export interface UploadItem {
   tagIds: string[];
   status: UploadStatus;
   error: string | null;
-  url: string | null;
   path: string | null;
 }
 
@@ -85,7 +84,6 @@ export function useUploadQueue(services: UploadServices) {
         tagIds: [...defaults.tagIds],
         status: 'pending',
         error: null,
-        url: null,
         path: null,
       }));
       if (added.length > 0) update((current) => [...current, ...added]);
@@ -139,7 +137,7 @@ export function useUploadQueue(services: UploadServices) {
         try {
           const uploaded = await uploadAd(services, item);
           uploadedAny = true;
-          patch(id, { status: 'done', url: uploaded.url, path: uploaded.path });
+          patch(id, { status: 'done', path: uploaded.path });
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           patch(id, { status: 'error', error: message });
