@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { publicView, newId, type StoredObject, type StripeState } from './stripe-state.ts';
 import {
   addInterval,
@@ -11,6 +12,7 @@ import {
   type CouponObject,
   type CustomerObject,
   type EventObject,
+  type PaymentMethodObject,
   type PortalSessionObject,
   type PriceObject,
   type PromotionCodeObject,
@@ -52,6 +54,17 @@ class Change {
 export type CheckoutChoice = { withCard: true; cardNumber: string } | { withCard: false };
 
 const digitsOf = (card: string) => card.replace(/[\s-]/g, '');
+
+const FINGERPRINT_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Like Stripe's card.fingerprint: 16 letters and digits, the same for the same card number on every customer and after restarts. */
+export function cardFingerprint(cardNumber: string): string {
+  const mac = createHmac('sha256', 'obyect-local-stripe-card-fingerprint').update(digitsOf(cardNumber)).digest();
+  return [...mac.subarray(0, 16)].map((byte) => FINGERPRINT_ALPHABET[byte % FINGERPRINT_ALPHABET.length]).join('');
+}
+
+const brandOf = (digits: string): PaymentMethodObject['card']['brand'] =>
+  digits.startsWith('4') ? 'visa' : /^5[1-5]/.test(digits) ? 'mastercard' : /^3[47]/.test(digits) ? 'amex' : 'unknown';
 
 /** The Luhn check every card number passes. */
 function luhnValid(digits: string): boolean {
@@ -296,14 +309,36 @@ export function createBillingEngine(options: BillingEngineOptions) {
       const coupon = session._local.coupon ? await state.get<CouponObject>(session._local.coupon, 'coupon') : null;
       const change = new Change(options);
 
-      let customerId = session.customer;
-      if (!customerId) {
-        const customer = change.put<CustomerObject>({
+      let customer = session.customer ? await state.get<CustomerObject>(session.customer, 'customer') : null;
+      if (!customer) {
+        customer = change.put<CustomerObject>({
           id: newId('cus'), object: 'customer', created: now, email: session.customer_email, name: null, metadata: {}, livemode: false,
           balance: 0, currency: null, delinquent: false, description: null, invoice_settings: { default_payment_method: null },
         });
         change.emit('customer.created', customer, now);
-        customerId = customer.id;
+      }
+      const customerId = customer.id;
+
+      // The card becomes a payment method of the customer, their default, and the subscription's: the webhook reads its fingerprint there.
+      let paymentMethod: PaymentMethodObject | null = null;
+      if (choice.withCard) {
+        const digits = digitsOf(choice.cardNumber);
+        paymentMethod = change.put<PaymentMethodObject>({
+          id: newId('pm'),
+          object: 'payment_method',
+          created: now,
+          type: 'card',
+          customer: customerId,
+          card: { brand: brandOf(digits), last4: digits.slice(-4), exp_month: 12, exp_year: 2034, fingerprint: cardFingerprint(digits), funding: 'credit' },
+          billing_details: { address: null, email: customer.email, name: null, phone: null },
+          livemode: false,
+          metadata: {},
+        });
+        change.emit('payment_method.attached', paymentMethod, now);
+        const previous = { invoice_settings: structuredClone(customer.invoice_settings) };
+        customer.invoice_settings = { ...(customer.invoice_settings as Record<string, unknown>), default_payment_method: paymentMethod.id };
+        change.put(customer);
+        change.emit('customer.updated', customer, now, previous);
       }
 
       const trialDays = session._local.trialDays;
@@ -329,7 +364,7 @@ export function createBillingEngine(options: BillingEngineOptions) {
         trial_start: trialEnd ? now : null,
         trial_end: trialEnd,
         trial_settings: { end_behavior: { missing_payment_method: card ? 'create_invoice' : 'cancel' } },
-        default_payment_method: card ? newId('pm') : null,
+        default_payment_method: paymentMethod?.id ?? null,
         latest_invoice: null,
         metadata: session._local.subscriptionMetadata,
         discounts: coupon ? [newId('di')] : [],
@@ -371,7 +406,7 @@ export function createBillingEngine(options: BillingEngineOptions) {
 
     async updateSubscription(
       id: string,
-      params: { cancelAtPeriodEnd?: boolean; metadata?: Record<string, string>; price?: string },
+      params: { cancelAtPeriodEnd?: boolean; metadata?: Record<string, string>; price?: string; trialEnd?: 'now' },
     ): Promise<SubscriptionObject> {
       const subscription = await required<SubscriptionObject>(id, 'subscription', 'subscription');
       if (subscription.status === 'canceled' || subscription.status === 'incomplete_expired') {
@@ -409,6 +444,15 @@ export function createBillingEngine(options: BillingEngineOptions) {
           return subscription;
         }
         item.current_period_end = subscription.trial_end ?? item.current_period_end;
+      }
+      // trial_end=now: the trial ends at once and the plan is billed now, as when a trial runs out. Outside a trial it changes nothing.
+      if (params.trialEnd === 'now' && subscription.status === 'trialing') {
+        Object.assign(previous, { status: subscription.status, trial_end: subscription.trial_end, items: previous.items ?? structuredClone(subscription.items) });
+        subscription.trial_end = now;
+        subscription.billing_cycle_anchor = now;
+        renew(change, subscription, now, 'subscription_update', previous);
+        await commit(change);
+        return subscription;
       }
       change.put(subscription);
       if (Object.keys(previous).length > 0) change.emit('customer.subscription.updated', subscription, now, previous);

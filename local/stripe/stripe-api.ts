@@ -96,10 +96,15 @@ export function createStripeApi(options: {
     'GET subscriptions/:id': retrieve('subscription', 'subscription'),
     'POST subscriptions/:id': async ({ path, params }) => {
       const item = objectParam(arrayParam(params.items)[0]);
+      const trialEnd = text(params.trial_end);
+      if (trialEnd !== undefined && trialEnd !== 'now') {
+        throw new StripeApiError(400, 'The local Stripe endpoint supports trial_end=now only', { param: 'trial_end' });
+      }
       const updated = await engine.updateSubscription(path[1]!, {
         cancelAtPeriodEnd: booleanParam(params.cancel_at_period_end),
         metadata: objectParam(params.metadata) ? stringRecord(params.metadata) : undefined,
         price: text(item?.price) || undefined,
+        trialEnd,
       });
       return publicView(updated);
     },
@@ -139,6 +144,7 @@ export function createStripeApi(options: {
     'GET promotion_codes/:id': retrieve('promotion_code', 'promotion code'),
     'GET coupons/:id': retrieve('coupon', 'coupon'),
     'GET prices/:id': retrieve('price', 'price'),
+    'GET payment_methods/:id': retrieve('payment_method', 'payment method'),
     'GET invoices/:id': retrieve('invoice', 'invoice'),
     'GET events/:id': retrieve('event', 'event'),
     'POST billing_portal/sessions': async ({ params }) =>

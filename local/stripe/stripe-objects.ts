@@ -53,6 +53,14 @@ export interface CustomerObject extends StoredObject {
   metadata: Record<string, string>;
 }
 
+export interface PaymentMethodObject extends StoredObject {
+  object: 'payment_method';
+  type: 'card';
+  customer: string | null;
+  /** Stripe's card details; `fingerprint` is the same for the same card number on every customer. */
+  card: { brand: 'visa' | 'mastercard' | 'amex' | 'unknown'; last4: string; exp_month: number; exp_year: number; fingerprint: string; funding: 'credit' };
+}
+
 export interface CheckoutSessionObject extends StoredObject {
   object: 'checkout.session';
   status: 'open' | 'complete' | 'expired';

@@ -113,7 +113,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error.message)}</p>` : ''}
   ${trialDays ? '<button type="submit" class="secondary" name="action" value="trial_without_card">Start trial without card</button>' : ''}
   <button type="submit" class="secondary" name="action" value="cancel">Cancel</button>
 </form>
-<p><small>Test cards: ${TEST_CARDS.pays} pays; ${TEST_CARDS.failsCharges} is saved but its charges fail; ${TEST_CARDS.declined} is declined.</small></p>`,
+<p><small>Test cards: ${TEST_CARDS.pays} pays; ${TEST_CARDS.failsCharges} is saved but its charges fail; ${TEST_CARDS.declined} is declined. Any other valid 16-digit number pays as a card of its own: a card that had a trial gets no second one.</small></p>`,
       error ? error.status : 200,
     );
   }

@@ -174,6 +174,50 @@ describeOnEngines('the local Stripe endpoint', (ctx) => {
     expect(state.items.data[0]!.current_period_end - state.trial_end!).toBeGreaterThanOrEqual(365 * DAY);
   });
 
+  it("gives a card one fingerprint on every customer, attached to the customer and the subscription, as Stripe's card.fingerprint", async () => {
+    const first = await subscribe('4242 4242 4242 4242');
+    const second = await subscribe('4242424242424242');
+    const other = await subscribe('4000 0566 5566 5556');
+    const cardOf = async (subscription: string) => {
+      const expanded = await api<Stripe.Subscription>('GET', `subscriptions/${subscription}?expand[]=default_payment_method`);
+      const method = expanded.default_payment_method as Stripe.PaymentMethod;
+      const customer = await api<Stripe.Customer>('GET', `customers/${expanded.customer as string}`);
+      expect(customer.invoice_settings.default_payment_method).toBe(method.id);
+      expect(method.customer).toBe(customer.id);
+      expect(await api<Stripe.PaymentMethod>('GET', `payment_methods/${method.id}`)).toEqual(method);
+      return method.card!;
+    };
+    const [a, b, c] = [await cardOf(first), await cardOf(second), await cardOf(other)];
+    expect(a.fingerprint).toMatch(/^[0-9A-Za-z]{16}$/);
+    expect(b.fingerprint).toBe(a.fingerprint);
+    expect(c.fingerprint).not.toBe(a.fingerprint);
+    expect([a.brand, a.last4, c.last4]).toEqual(['visa', '4242', '5556']);
+  });
+
+  it('ends a trial at once on trial_end=now: active, the plan billed now, and the events Stripe sends', async () => {
+    const subscription = await subscribe('4242424242424242');
+    const trialing = await api<Stripe.Subscription>('GET', `subscriptions/${subscription}`);
+    const ended = await api<Stripe.Subscription>('POST', `subscriptions/${subscription}`, { trial_end: 'now' });
+    expect(ended.status).toBe('active');
+    // The endpoint's clock (moved on by earlier tests): the trial ended when it started, 7 days early.
+    expect(trialing.trial_end! - ended.trial_end!).toBeGreaterThan(7 * DAY - 60);
+    expect(ended.items.data[0]!.current_period_start).toBe(ended.trial_end);
+    expect(ended.items.data[0]!.current_period_end - ended.trial_end!).toBeGreaterThanOrEqual(28 * DAY);
+    const latest = await api<Stripe.Invoice>('GET', `invoices/${ended.latest_invoice as string}`);
+    expect([latest.billing_reason, latest.status, latest.amount_paid]).toEqual(['subscription_update', 'paid', 895]);
+    await until(() =>
+      receiver
+        .eventsOfType('customer.subscription.updated')
+        .some((event) => (event.data.object as Stripe.Subscription).id === subscription && (event.data.object as Stripe.Subscription).status === 'active'),
+    );
+    const updated = receiver.eventsOfType('customer.subscription.updated').find((event) => (event.data.object as Stripe.Subscription).id === subscription)!;
+    expect(updated.data.previous_attributes).toMatchObject({ status: 'trialing' });
+    expect(receiver.eventsOfType('invoice.paid').some((event) => (event.data.object as Stripe.Invoice).id === latest.id)).toBe(true);
+    // Outside a trial it changes nothing; any other trial_end is refused by name.
+    expect((await api<Stripe.Subscription>('POST', `subscriptions/${subscription}`, { trial_end: 'now' })).latest_invoice).toBe(latest.id);
+    await expect(api('POST', `subscriptions/${subscription}`, { trial_end: '1900000000' })).rejects.toThrow(/trial_end=now only/);
+  });
+
   it('turns a trial whose card fails into past_due, then ends it after 14 days', async () => {
     const subscription = await subscribe('4000 0000 0000 0341');
     const atTrialEnd = await advance(7 * DAY + 60);
