@@ -166,14 +166,23 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
       await db.query(
         `insert into public.ads (id, brand_id, category_id, type_id, created_at, requires_subscription, is_black_friday,
                                  is_top_picks, original_path, display_480_path, display_960_path, preview_path, width,
-                                 height, thumbhash, card)
+                                 height, thumbhash, card, free_sample, free_sample_since)
          select a.id, a.brand_id, a.category_id, a.type_id, a.created_at, a.requires_subscription, a.is_black_friday,
                 a.is_top_picks, a.original_path, a.display_480_path, a.display_960_path, a.preview_path, a.width,
-                a.height, a.thumbhash, private.ad_card(jsonb_populate_record(null::public.ads, to_jsonb(a)))
-           from bench_ads a
+                a.height, a.thumbhash, private.ad_card(jsonb_populate_record(null::public.ads, to_jsonb(a))),
+                a.sampled, case when a.sampled then a.created_at end
+           from (select b.*, b.requires_subscription
+                             and (row_number() over (partition by b.requires_subscription order by b.created_at, b.id) - 1) % 10 = 0
+                               as sampled
+                   from bench_ads b) a
           order by a.created_at`,
       );
       await db.query('update private.ad_counts set total = (select count(*) from public.ads)');
+      // The free sample as publishing would have chosen it: every tenth premium ad in publish order.
+      await db.query(
+        `update private.free_sample_counts set premium = (select count(*) from public.ads where requires_subscription),
+                                               members = (select count(*) from public.ads where free_sample)`,
+      );
     });
     await db.exec('commit');
   } catch (error) {

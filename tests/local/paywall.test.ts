@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Queryable } from '../../local/db/database.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack.ts';
 import { describeOnEngines } from '../support/engines.ts';
-import { newBrand, newCategory, newUser, type TestUser } from '../support/factories.ts';
+import { grantAdmin, newBrand, newCategory, newSubscription, newUser, type TestUser } from '../support/factories.ts';
 import { userToken } from '../support/local-config.ts';
 
 interface StoredAd {
@@ -23,8 +23,9 @@ interface ListedAd {
   created_at: string;
   id: string;
   is_clear: boolean;
-  display_480_path: string | null;
-  display_960_path: string | null;
+  preview_url: string | null;
+  display_480_url: string | null;
+  display_960_url: string | null;
   preview_path: string;
 }
 
@@ -85,8 +86,9 @@ describeOnEngines('the paywall: a locked ad’s images stay out of reach of anon
       },
     });
   const callers = async () => ({ anonymous: await clientAs(null), free: await clientAs(free) });
-  /** The oldest ad: far past the library page's clear teaser, so locked for both callers. */
-  const locked = () => ads[ads.length - 1]!;
+  /** Premium ads outside the free sample: locked for both callers. */
+  let lockedAds: StoredAd[] = [];
+  const locked = () => lockedAds[lockedAds.length - 1]!;
   /** An ad that needs no subscription: clear for everyone. */
   const open = () => ads[4]!;
   const restGet = async (user: TestUser | null, pathAndQuery: string) =>
@@ -116,6 +118,9 @@ describeOnEngines('the paywall: a locked ad’s images stay out of reach of anon
         }),
       );
     }
+    const sample = await ctx.db.query<{ id: string }>('select id from public.ads where free_sample');
+    const sampled = new Set(sample.rows.map((row) => row.id));
+    lockedAds = ads.filter((ad, i) => i !== 4 && !sampled.has(ad.id));
   });
   afterAll(async () => {
     await stack?.close();
@@ -159,26 +164,37 @@ describeOnEngines('the paywall: a locked ad’s images stay out of reach of anon
     }
   });
 
-  it('lists and shows a locked ad with its blurred preview only, never a display path', async () => {
-    for (const [who, client] of Object.entries(await callers())) {
+  it('lists and shows a locked ad with a link to its blurred preview only, never to a display variant', async () => {
+    for (const client of Object.values(await callers())) {
       const { data, error } = await client.rpc('list_ads', { p_board: 'library' });
       expect(error).toBeNull();
       const listed = (data as { ads: ListedAd[] }).ads;
-      expect(listed.map((ad) => ad.id)).toEqual(ads.map((ad) => ad.id));
-      // Twelve rows: ceil(10%) is the first two, plus the ad that needs no subscription.
-      expect(listed.map((ad) => ad.is_clear)).toEqual(ads.map((_, i) => i < 2 || i === 4));
+      // Eleven premium ads: the free sample is ceil(10%) of them, two, and leads the page with the free ad.
+      const clear = listed.filter((ad) => ad.is_clear).map((ad) => ad.id);
+      expect(clear).toHaveLength(3);
+      expect(clear).toContain(open().id);
+      expect(listed.slice(0, 3).every((ad) => ad.is_clear)).toBe(true);
+      expect(listed.filter((ad) => !ad.is_clear).map((ad) => ad.id)).toEqual(lockedAds.map((ad) => ad.id));
       for (const ad of listed.filter((row) => !row.is_clear)) {
-        expect(ad.display_480_path).toBeNull();
-        expect(ad.display_960_path).toBeNull();
-        expect(ad.preview_path).toMatch(/^previews\//);
+        expect(ad.display_480_url).toBeNull();
+        expect(ad.display_960_url).toBeNull();
+        expect(ad.preview_url).toMatch(/^object\/sign\/ad-images\/previews\/[0-9a-f]+\.webp\?token=/);
       }
       const detail = await client.rpc('get_ad', { p_id: locked().id });
       expect(detail.error).toBeNull();
-      expect(detail.data).toMatchObject({ id: locked().id, is_clear: false, display_480_path: null, display_960_path: null });
+      expect(detail.data).toMatchObject({ id: locked().id, is_clear: false, display_480_url: null, display_960_url: null });
       const filtered = await client.rpc('list_ads', { p_board: 'library', p_brand_id: brand.id });
-      // A filter never unlocks; the free user keeps what the listing served them clear before.
-      const clearWhenFiltered = who === 'free' ? [ads[0]!.id, ads[1]!.id, open().id] : [open().id];
-      expect((filtered.data as { ads: ListedAd[] }).ads.filter((ad) => ad.is_clear).map((ad) => ad.id)).toEqual(clearWhenFiltered);
+      // A filter shows exactly what the unfiltered library does clear.
+      expect((filtered.data as { ads: ListedAd[] }).ads.filter((ad) => ad.is_clear).map((ad) => ad.id)).toEqual(clear);
+    }
+  });
+
+  it('serves no ad image without a signed link: the ad-images bucket is private', async () => {
+    for (const ad of [open(), locked()]) {
+      for (const path of [ad.display_480_path, ad.display_960_path, ad.preview_path]) {
+        const response = await recordingFetch(`${stack.url}/storage/v1/object/public/ad-images/${path}`);
+        expect(response.status, path).toBe(404);
+      }
     }
   });
 
@@ -249,19 +265,20 @@ describeOnEngines('the paywall: a locked ad’s images stay out of reach of anon
     }
     for (const user of [null, free]) await restGet(user, 'rpc/list_ads?p_board=library');
 
-    // A clear ad's path shows its shape; the locked ad's id or a neighbour's name in its place leads nowhere.
-    const clearPath = open().display_960_path;
-    expect(clearPath).toBe(`${open().folder}/960.webp`);
-    for (const guess of [`${locked().id}/960.webp`, `${locked().id.replaceAll('-', '')}/960.webp`, `${brand.id}/960.webp`]) {
-      const response = await recordingFetch(`${stack.url}/storage/v1/object/public/ad-images/${guess}`);
-      expect(response.status).toBe(404);
+    // A clear ad's link shows its shape; the locked ad's id or a neighbour's name in its place leads nowhere.
+    const listed = ((await (await callers()).anonymous.rpc('list_ads', { p_board: 'library' })).data as { ads: ListedAd[] }).ads;
+    const clearLink = listed.find((ad) => ad.id === open().id)!.display_960_url!;
+    expect(clearLink).toContain(`/${open().folder}/960.webp?token=`);
+    for (const guess of [`${locked().id}/960.webp`, `${locked().id.replaceAll('-', '')}/960.webp`, `${brand.id}/960.webp`, locked().display_960_path]) {
+      const response = await recordingFetch(`${stack.url}/storage/v1/${clearLink.replace(`${open().folder}/960.webp`, guess)}`);
+      expect(response.status).toBe(400);
     }
-    const clearResponse = await recordingFetch(`${stack.url}/storage/v1/object/public/ad-images/${clearPath}`);
+    const clearResponse = await recordingFetch(`${stack.url}/storage/v1/${clearLink}`);
     expect(clearResponse.status).toBe(200);
 
     const answers = exchanges.map((exchange) => exchange.received).join('\n');
     expect(answers).toContain(open().folder);
-    for (const ad of ads.filter((_, i) => i >= 2 && i !== 4)) {
+    for (const ad of lockedAds) {
       // Answers to requests that named the folder themselves (and were refused) may echo it; no other may.
       const all = exchanges.filter((exchange) => !exchange.sent.includes(ad.folder)).map((exchange) => exchange.received).join('\n');
       expect(all).not.toContain(ad.folder);
@@ -328,6 +345,131 @@ describeOnEngines('the paywall: the library comes 60 ads at a time, in pages onl
       });
       expect(forged.data).toBeNull();
       expect(forged.error).toMatchObject({ code: '22023', details: 'invalid_cursor' });
+    }
+  });
+});
+
+describeOnEngines('the paywall: image links that die, originals only through the download call', (ctx) => {
+  let stack: LocalStack;
+  let dataDir: string;
+  let subscriber: TestUser;
+  let former: TestUser;
+  let admin: TestUser;
+  let ads: StoredAd[] = [];
+  /** The clock Storage checks links against, moved by the tests. */
+  let now = Date.now();
+
+  const clientAs = async (user: TestUser | null): Promise<SupabaseClient> =>
+    createClient(stack.url, stack.config.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: WebSocket as never },
+      global: { headers: user ? { Authorization: `Bearer ${await userToken(stack.config, user)}` } : {} },
+    });
+  const firstPage = async (user: TestUser | null) => {
+    const { data, error } = await (await clientAs(user)).rpc('list_ads', { p_board: 'library' });
+    expect(error).toBeNull();
+    return (data as { ads: ListedAd[] }).ads;
+  };
+  const premiumLinks = (listed: ListedAd[], sampled: Set<string>) =>
+    listed.filter((ad) => !sampled.has(ad.id)).flatMap((ad) => [ad.display_480_url, ad.display_960_url]).filter((link) => link !== null);
+  const sampledIds = async () => new Set((await ctx.db.query<{ id: string }>('select id from public.ads where free_sample')).rows.map((row) => row.id));
+
+  beforeAll(async () => {
+    dataDir = `.tmp/paywall-links-${process.pid}-${ctx.engine}`;
+    stack = await startLocalStack({ db: ctx.db, port: 0, env: { DATA_DIR: dataDir }, clock: () => now });
+    subscriber = await newUser(ctx.db);
+    await newSubscription(ctx.db, subscriber, 'active');
+    former = await newUser(ctx.db);
+    admin = await newUser(ctx.db);
+    await grantAdmin(ctx.db, admin);
+    const brandId = (await newBrand(ctx.db, 'Lumen & Co')).id;
+    const categoryId = (await newCategory(ctx.db)).id;
+    const start = Date.parse('2026-04-01T00:00:00Z');
+    ads = [];
+    for (let i = 0; i < 12; i += 1) {
+      ads.push(await newAdWithFiles(stack, ctx.db, { brandId, categoryId, createdAt: new Date(start - i * 60_000).toISOString() }));
+    }
+  });
+  afterAll(async () => {
+    await stack?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses a premium image link after its window, by the clock Storage reads', async () => {
+    now = Date.now();
+    const listed = await firstPage(subscriber);
+    const link = premiumLinks(listed, await sampledIds())[0]!;
+    const token = JSON.parse(Buffer.from(new URL(`http://x/${link}`).searchParams.get('token')!.split('.')[1]!, 'base64url').toString('utf8'));
+    // Cut per 12-hour window, valid for 24 hours from the window's start: 12 to 24 hours after it was handed out.
+    expect(token.iat % 43_200).toBe(0);
+    expect(token.exp - token.iat).toBe(86_400);
+    expect(token.exp * 1000 - Date.now()).toBeLessThanOrEqual(86_400_000);
+    expect((await fetch(`${stack.url}/storage/v1/${link}`)).status).toBe(200);
+    now = token.exp * 1000 - 1000;
+    const lastSecond = await fetch(`${stack.url}/storage/v1/${link}`);
+    expect(lastSecond.status).toBe(200);
+    // No cache may keep the answer past the link's end.
+    expect(lastSecond.headers.get('cache-control')).toBe('max-age=1');
+    now = token.exp * 1000 + 1000;
+    const late = await fetch(`${stack.url}/storage/v1/${link}`);
+    expect(late.status).toBe(400);
+    expect(await late.json()).toMatchObject({ error: 'InvalidSignature' });
+    now = Date.now();
+  });
+
+  it('hands every viewer of an ad the same link during a window, so caches keep working', async () => {
+    const [a, b] = [await firstPage(subscriber), await firstPage(admin)];
+    expect(a.map((ad) => ad.display_960_url)).toEqual(b.map((ad) => ad.display_960_url));
+    const anonymous = await firstPage(null);
+    const sampled = await sampledIds();
+    for (const ad of anonymous.filter((row) => sampled.has(row.id))) {
+      expect(ad.display_960_url).toBe(a.find((row) => row.id === ad.id)!.display_960_url);
+    }
+  });
+
+  it('serves a former subscriber no premium link on the next listing', async () => {
+    const subscription = await newSubscription(ctx.db, former, 'active');
+    expect(premiumLinks(await firstPage(former), await sampledIds())).toHaveLength(2 * 10);
+    // The subscription ends (a payment failed past its grace, a trial ran out): the next page has only the sample's links.
+    await ctx.db.query(`update public.subscriptions set status = 'canceled', current_period_end = now() - interval '1 second' where id = $1`, [subscription]);
+    const after = await firstPage(former);
+    expect(premiumLinks(after, await sampledIds())).toEqual([]);
+    expect(after.filter((ad) => ad.is_clear).map((ad) => ad.id).sort()).toEqual([...(await sampledIds())].sort());
+  });
+
+  it('refuses to list or sign in the originals bucket to anyone but an admin, and refuses a 10-year signature', async () => {
+    for (const user of [subscriber, former, null]) {
+      const client = await clientAs(user);
+      expect((await client.storage.from('ad-originals').list('')).data).toEqual([]);
+      const tenYears = await client.storage.from('ad-originals').createSignedUrl(ads[3]!.original_path, 315_360_000);
+      expect(tenYears.data).toBeNull();
+      expect(tenYears.error).not.toBeNull();
+      const many = await client.storage.from('ad-originals').createSignedUrls([ads[3]!.original_path], 315_360_000);
+      expect(many.data?.every((row) => !row.signedUrl)).toBe(true);
+    }
+    const listed = await (await clientAs(admin)).storage.from('ad-originals').list(ads[3]!.folder);
+    expect(listed.data?.map((entry) => entry.name)).toEqual(['original.jpg']);
+  });
+
+  it('downloads an original for a subscriber through a 5-minute link under the brand\'s name, and for nobody else', async () => {
+    const { data, error } = await (await clientAs(subscriber)).rpc('get_ad_original_download', { p_id: ads[3]!.id });
+    expect(error).toBeNull();
+    const download = data as { url: string; file_name: string; expires_at: string };
+    expect(download.file_name).toBe(`lumen-co-${ads[3]!.id.slice(0, 8)}.jpg`);
+    const token = JSON.parse(Buffer.from(new URL(`http://x/${download.url}`).searchParams.get('token')!.split('.')[1]!, 'base64url').toString('utf8'));
+    expect(token.exp - token.iat).toBe(300);
+    now = Date.now();
+    const response = await fetch(`${stack.url}/storage/v1/${download.url}&download=${download.file_name}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/jpeg');
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${download.file_name}"`);
+    now = token.exp * 1000 + 1000;
+    expect((await fetch(`${stack.url}/storage/v1/${download.url}`)).status).toBe(400);
+    now = Date.now();
+    for (const user of [former, null]) {
+      const refused = await (await clientAs(user)).rpc('get_ad_original_download', { p_id: ads[3]!.id });
+      expect(refused.data).toBeNull();
+      expect(refused.error).toMatchObject({ code: '42501', details: 'subscription_required' });
     }
   });
 });
