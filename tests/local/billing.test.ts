@@ -10,6 +10,7 @@ import { createStripeEndpoint } from '../../local/stripe/stripe-endpoint.ts';
 import { describeOnEngines } from '../support/engines.ts';
 import { newUser, type TestUser } from '../support/factories.ts';
 import { userToken } from '../support/local-config.ts';
+import { freshCardNumber } from '../support/test-cards.ts';
 
 const DAY = 86_400;
 
@@ -19,6 +20,7 @@ interface SubscriptionStatus {
   subscription_end: string | null;
   cancel_at_period_end: boolean;
   current_period_end: number | null;
+  trial_eligible: boolean;
 }
 
 /** The inputs and buttons of the first form on a page, as a browser would submit them. */
@@ -72,9 +74,12 @@ describeOnEngines('billing through the local stack', (ctx) => {
     return data as boolean;
   };
 
-  /** Starts a checkout as the user and submits the local checkout page's form with the given button. */
-  async function checkOut(user: TestUser, button: 'pay' | 'trial_without_card', body: Record<string, unknown> = {}) {
-    const started = await invoke<{ url: string }>(user, 'create-checkout', { priceId: LOCAL_STRIPE_PRICES.monthly, trialDays: 7, baseUrl: stack.url, ...body });
+  /**
+   * Starts a checkout as the user and submits the local checkout page's form with the given button, paying with
+   * `card` (by default one no other test uses: the trial is given once per card).
+   */
+  async function checkOut(user: TestUser, button: 'pay' | 'trial_without_card', body: Record<string, unknown> = {}, card = freshCardNumber()) {
+    const started = await invoke<{ url: string; trial: boolean }>(user, 'create-checkout', { priceId: LOCAL_STRIPE_PRICES.monthly, trialDays: 7, baseUrl: stack.url, ...body });
     expect(started.status).toBe(200);
     const pageResponse = await fetch(started.body.url);
     expect(pageResponse.status).toBe(200);
@@ -83,10 +88,10 @@ describeOnEngines('billing through the local stack', (ctx) => {
     const submitted = await fetch(new URL(form.action, started.body.url), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ ...form.fields, action: button }),
+      body: new URLSearchParams({ ...form.fields, card, action: button }),
       redirect: 'manual',
     });
-    return { html, submitted, sessionId: new URL(started.body.url).pathname.split('/').pop()! };
+    return { html, submitted, sessionId: new URL(started.body.url).pathname.split('/').pop()!, trial: started.body.trial };
   }
 
   const advanceClock = async (seconds: number) => {
@@ -111,6 +116,7 @@ describeOnEngines('billing through the local stack', (ctx) => {
       subscription_end: null,
       cancel_at_period_end: false,
       current_period_end: null,
+      trial_eligible: true,
     });
     expect(await hasValidAccess(user)).toBe(false);
 
@@ -131,6 +137,68 @@ describeOnEngines('billing through the local stack', (ctx) => {
     expect(await hasValidAccess(user)).toBe(true);
     const { rows } = await ctx.db.query<{ stripe_customer_id: string }>('select stripe_customer_id from public.billing_customers where user_id = $1', [user.id]);
     expect(rows).toHaveLength(1);
+  });
+
+  /** The Stripe subscription behind the user's newest row, as the local Stripe holds it. */
+  const stripeSubscriptionOf = async (user: TestUser) => {
+    const { rows } = await ctx.db.query<{ data: { status: string; trial_start: number | null; latest_invoice: string } }>(
+      `select o.data from stripe_local.objects o
+         join public.subscriptions s on s.stripe_subscription_id = o.id
+        where s.user_id = $1 order by s.created_at desc limit 1`,
+      [user.id],
+    );
+    return rows[0]!.data;
+  };
+
+  it('gives the trial once per account: cancelled and checked out again, no trial days are asked and the plan is paid at once', async () => {
+    const user = await newUser(ctx.db);
+    const first = await checkOut(user, 'pay');
+    expect(first.trial).toBe(true);
+    expect(await checkSubscription(user)).toMatchObject({ subscription_tier: 'Free Trial', trial_eligible: false });
+    expect((await invoke(user, 'cancel-subscription', { immediate: true })).status).toBe(200);
+    expect(await checkSubscription(user)).toMatchObject({ subscribed: false, subscription_tier: 'Free', trial_eligible: false });
+    // The record outlives the subscription rows.
+    await ctx.db.query('delete from public.subscriptions where user_id = $1', [user.id]);
+    expect((await checkSubscription(user)).trial_eligible).toBe(false);
+
+    // Another card, so that only the account's own history can refuse the trial; the SPA may still send trialDays.
+    const again = await checkOut(user, 'pay', { trialDays: 7 });
+    expect(again.trial).toBe(false);
+    expect(again.html).not.toContain('free trial');
+    expect(again.html).toContain('€8,95 due today.');
+    expect(again.submitted.status).toBe(303);
+    const subscription = await stripeSubscriptionOf(user);
+    expect([subscription.status, subscription.trial_start]).toEqual(['active', null]);
+    expect(await checkSubscription(user)).toMatchObject({ subscribed: true, subscription_tier: 'Monthly', trial_eligible: false });
+    expect(await hasValidAccess(user)).toBe(true);
+  });
+
+  it('ends at once the trial of a new account paying with a card that had one: the plan is active and paid, and access follows', async () => {
+    const card = freshCardNumber();
+    const first = await newUser(ctx.db);
+    await checkOut(first, 'pay', {}, card);
+    expect((await checkSubscription(first)).subscription_tier).toBe('Free Trial');
+
+    const second = await newUser(ctx.db);
+    // Nothing tells the second account's checkout about the card in advance.
+    expect((await checkSubscription(second)).trial_eligible).toBe(true);
+    const { html, submitted, trial } = await checkOut(second, 'pay', {}, card.replace(/(\d{4})(?=\d)/g, '$1 '));
+    expect([trial, html.includes('7-day free trial')]).toEqual([true, true]);
+    expect(submitted.status).toBe(303);
+
+    // By the time the browser is back, stripe-webhook has ended the trial in Stripe and stored the paid plan.
+    const subscription = await stripeSubscriptionOf(second);
+    expect(subscription.status).toBe('active');
+    const invoice = await ctx.db.query<{ data: { status: string; amount_paid: number; billing_reason: string } }>(
+      'select data from stripe_local.objects where id = $1',
+      [subscription.latest_invoice],
+    );
+    expect(invoice.rows[0]!.data).toMatchObject({ status: 'paid', amount_paid: 895, billing_reason: 'subscription_update' });
+    expect((await subscriptionRows(second)).map((row) => row.status)).toEqual(['active']);
+    expect(await checkSubscription(second)).toMatchObject({ subscribed: true, subscription_tier: 'Monthly', trial_eligible: false });
+    expect(await hasValidAccess(second)).toBe(true);
+    // The card's first trial is untouched.
+    expect((await checkSubscription(first)).subscription_tier).toBe('Free Trial');
   });
 
   it('refuses an unknown coupon with a clear 400 and a second checkout while subscribed with 409', async () => {

@@ -9,6 +9,7 @@ import { LOCAL_STRIPE_PRICES, LOCAL_STRIPE_SECRET_KEY } from '../../supabase/fun
 import { adminUrl, postgresTestUrl } from '../support/engines.ts';
 import { ensureOnline, pgCtl, testCluster, withServerDown, type Cluster } from '../support/postgres-cluster.ts';
 import { freePort, serviceRoleHeaders, stackClient, stackKeys, startStackProcess, type StackProcess } from '../support/stack-process.ts';
+import { freshCardNumber } from '../support/test-cards.ts';
 
 /**
  * The local stack as a process on PostgreSQL, killed with -9 in the middle of
@@ -392,12 +393,14 @@ if (postgresAvailable) {
         expect(page.status).toBe(200);
         const form = formOf(await page.text());
         const sessionId = new URL(url).pathname.split('/').pop()!;
+        const card = freshCardNumber();
         /** The page's Pay button: the checkout completes, its webhooks are delivered, then the browser is sent back. */
         const pay = () =>
           fetch(new URL(form.action, url), {
             method: 'POST',
             headers: { 'content-type': 'application/x-www-form-urlencoded' },
-            body: new URLSearchParams({ ...form.fields, action: 'pay' }),
+            // A card of its own: the trial is given once per card, and these checkouts expect one.
+            body: new URLSearchParams({ ...form.fields, card, action: 'pay' }),
             redirect: 'manual',
           });
         return { sessionId, pay };
