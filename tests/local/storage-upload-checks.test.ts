@@ -152,7 +152,7 @@ describeOnEngines('storage/v1 upload checks for browser callers', (ctx) => {
     await client.storage.from('ad-images').upload('abc123/480.webp', await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).webp().toBuffer(), {
       contentType: 'image/webp',
     });
-    const response = await storage.handler(new Request(client.storage.from('ad-images').getPublicUrl('abc123/480.webp').data.publicUrl));
+    const response = await storage.handler(new Request((await client.storage.from('ad-images').createSignedUrl('abc123/480.webp', 60)).data!.signedUrl));
     expect(response.status).toBe(200);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });

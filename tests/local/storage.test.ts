@@ -34,19 +34,24 @@ describeOnEngines('storage/v1 through supabase-js', (ctx) => {
     await config.cleanup();
   });
 
-  it('lets an admin upload a display variant and serves it publicly with ETag, Cache-Control and ranges', async () => {
+  it('lets an admin upload a display variant and serves it through a signed URL only, with ETag, Cache-Control and ranges', async () => {
     const bytes = await webp();
     const client = await as(admin);
     const { data, error } = await client.storage.from('ad-images').upload('f1/480.webp', bytes, { contentType: 'image/webp', cacheControl: '31536000' });
     expect(error).toBeNull();
     expect(data?.fullPath).toBe('ad-images/f1/480.webp');
 
-    const url = client.storage.from('ad-images').getPublicUrl('f1/480.webp').data.publicUrl;
-    expect(url).toBe(`${TEST_ORIGIN}/storage/v1/object/public/ad-images/f1/480.webp`);
+    // The bucket is private: no public read.
+    const publicUrl = client.storage.from('ad-images').getPublicUrl('f1/480.webp').data.publicUrl;
+    expect((await storage.handler(new Request(publicUrl))).status).toBe(404);
+    const signed = await client.storage.from('ad-images').createSignedUrl('f1/480.webp', 600);
+    const url = signed.data!.signedUrl;
+    expect(url).toMatch(new RegExp(`^${TEST_ORIGIN}/storage/v1/object/sign/ad-images/f1/480\\.webp\\?token=`));
     const response = await storage.handler(new Request(url));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/webp');
-    expect(response.headers.get('cache-control')).toBe('max-age=31536000');
+    // Cached no longer than the link lives.
+    expect(response.headers.get('cache-control')).toMatch(/^max-age=(599|600)$/);
     expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);
 
     const etag = response.headers.get('etag')!;
@@ -74,7 +79,7 @@ describeOnEngines('storage/v1 through supabase-js', (ctx) => {
     expect(again.error?.message).toBe('The resource already exists');
     const replaced = await client.storage.from('ad-images').upload('f2/480.webp', await webp(14, 14), { contentType: 'image/webp', upsert: true });
     expect(replaced.error).toBeNull();
-    const served = await storage.handler(new Request(`${TEST_ORIGIN}/storage/v1/object/public/ad-images/f2/480.webp`));
+    const served = await storage.handler(new Request((await client.storage.from('ad-images').createSignedUrl('f2/480.webp', 60)).data!.signedUrl));
     expect((await sharp(Buffer.from(await served.arrayBuffer())).metadata()).width).toBe(14);
     expect(await storage.sweep()).toBe(0);
   });
@@ -114,16 +119,18 @@ describeOnEngines('storage/v1 through supabase-js', (ctx) => {
     }
   });
 
-  it('signs original URLs for entitled users only, and refuses expired or tampered signatures', async () => {
+  it('signs original URLs for admins only (subscribers download through get_ad_original_download), and refuses expired or tampered signatures', async () => {
     await (await as(admin)).storage.from('ad-originals').upload('o1/original.jpg', await jpeg(), { contentType: 'image/jpeg' });
-    const signed = await (await as(subscriber)).storage.from('ad-originals').createSignedUrl('o1/original.jpg', 60);
+    const signed = await (await as(admin)).storage.from('ad-originals').createSignedUrl('o1/original.jpg', 60);
     expect(signed.error).toBeNull();
     const ok = await storage.handler(new Request(signed.data!.signedUrl));
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-type')).toBe('image/jpeg');
 
-    const refused = await (await as(free)).storage.from('ad-originals').createSignedUrl('o1/original.jpg', 60);
-    expect(refused.error?.message).toBe('Object not found');
+    for (const user of [subscriber, free]) {
+      const refused = await (await as(user)).storage.from('ad-originals').createSignedUrl('o1/original.jpg', 60);
+      expect(refused.error?.message).toBe('Object not found');
+    }
     expect((await storage.handler(new Request(`${TEST_ORIGIN}/storage/v1/object/public/ad-originals/o1/original.jpg`))).status).toBe(404);
     const download = await (await as(free)).storage.from('ad-originals').download('o1/original.jpg');
     expect(download.data).toBeNull();
