@@ -31,6 +31,14 @@ const settings = {
   keepDatabase: env.BENCH_KEEP_DATABASE === '1',
 };
 
+/** What signing the image links of one page costs: the same 60 ads built with and without their links. */
+interface SigningCost {
+  engine: Engine;
+  ads: number;
+  withLinks: number;
+  withoutLinks: number;
+}
+
 interface Row {
   bench: BenchCase;
   /** The case's place in the list, the same on every engine. */
@@ -102,6 +110,7 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
     const cases = buildCases(data, { depth, cursor: await deepCursor(conn, depth) });
     const rows = await measureCases(conn, engine, data, cases);
     log(`  measured ${rows.length} case/caller pairs; ${seconds(performance.now() - started)} since opening; ${machineLoad()}`);
+    signingCosts.push(await measureSigning(conn, engine, data.adCount));
 
     await enablePlanCapture(conn);
     for (const bench of cases) {
@@ -116,6 +125,35 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
     await conn.close().catch((closing: unknown) => log(`  could not clean up after the failure: ${String(closing)}`));
     throw error;
   }
+}
+
+const signingCosts: SigningCost[] = [];
+
+/**
+ * A page of 60 clear ads as ads_json builds it (card, flag and two signed links
+ * each, 120 HMACs), against the same 60 cards and flags with no link: the
+ * difference is what signing costs a subscriber's page.
+ */
+async function measureSigning(conn: BenchConnection, engine: Engine, ads: number): Promise<SigningCost> {
+  const { rows } = await conn.query<{ ids: string[] }>(
+    'select array_agg(id order by created_at desc, id desc) as ids from (select id, created_at from public.ads order by created_at desc, id desc limit 60) a',
+  );
+  const ids = rows[0]!.ids;
+  const clear = ids.map(() => true);
+  const count = (result: Record<string, unknown>[]) => (result[0]?.page as unknown[] | undefined)?.length ?? 0;
+  const withLinks = await measure(conn, anon, 'select private.ads_json($1::uuid[], $2::boolean[]) as page', () => [ids, clear], count, settings.limits);
+  const withoutLinks = await measure(
+    conn,
+    anon,
+    `select jsonb_agg(a.card || jsonb_build_object('is_clear', true) order by p.ord) as page
+       from unnest($1::uuid[]) with ordinality as p (id, ord) join public.ads a on a.id = p.id`,
+    () => [ids],
+    count,
+    settings.limits,
+  );
+  if (withLinks.returned !== 60 || withoutLinks.returned !== 60) throw new Error('The signing benchmark did not build 60 ads');
+  log(`  signing a page's 120 image links: ${withLinks.p50.toFixed(2)} ms with links, ${withoutLinks.p50.toFixed(2)} ms without (p50)`);
+  return { engine, ads, withLinks: withLinks.p50, withoutLinks: withoutLinks.p50 };
 }
 
 async function measureCases(conn: BenchConnection, engine: Engine, data: BenchData, cases: BenchCase[]): Promise<Row[]> {
@@ -237,6 +275,14 @@ function summaryFigures(rows: Row[]): Figure[] {
         note: `${worst.bench.name} as ${worst.caller}`,
       });
     }
+  }
+  for (const cost of signingCosts) {
+    figures.push({
+      figure: `signing the image links of a page of 60 clear ads, 120 links (${engineName(cost.engine)}, ${cost.ads.toLocaleString('en-US')} ads)`,
+      value: Number(Math.max(0, cost.withLinks - cost.withoutLinks).toFixed(2)),
+      unit: 'ms',
+      note: `p50 of the page built with links ${cost.withLinks.toFixed(2)} ms, without ${cost.withoutLinks.toFixed(2)} ms`,
+    });
   }
   return figures;
 }
