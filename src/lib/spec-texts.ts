@@ -111,6 +111,13 @@ export const TEXTS = {
     terms: 'Terms',
     privacy: 'Privacy',
     agreement: 'By starting your trial you agree to our',
+    // For accounts that had their trial (it is given once): the same plans, without the trial's promises.
+    checkingOffer: 'Checking your offer…',
+    subscribeNow: 'Subscribe now',
+    subtitleWithoutTrial: 'Full access to every winning ad. Cancel anytime.',
+    billedMonthlyWithoutTrial: 'Billed monthly',
+    chargedToday: 'Charged today. Cancel anytime.',
+    agreementWithoutTrial: 'By subscribing you agree to our',
     and: 'and',
   },
   billing: {

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { LOCAL_STRIPE_PRICES } from '../../../supabase/functions/_shared/local-stripe-defaults.ts';
 import { pageNavigation } from '../../../src/features/billing/hooks/page-navigation.ts';
 import { fakeSupabase, sessionFor } from '../support/fake-supabase.ts';
-import { functionError, renderBilling, setUpBillingTests } from './render-billing.tsx';
+import { functionError, planAnswer, renderBilling, setUpBillingTests } from './render-billing.tsx';
 
 vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
 
@@ -17,9 +17,16 @@ async function openPlans() {
   return screen.findByRole('dialog', { name: 'Unlock every winning ad' });
 }
 
-const signedIn = () => {
+/** A signed-in free user; by default one who never had a trial (check-subscription says trial_eligible). */
+const signedIn = (trialEligible = true) => {
   fakeSupabase.session = sessionFor(USER_ID);
+  fakeSupabase.onFunction('check-subscription', () => planAnswer({ trial_eligible: trialEligible }));
 };
+
+/** The dialog's action once check-subscription has answered. */
+const actionButton = (dialog: HTMLElement, name: string) => within(dialog).findByRole('button', { name }) as Promise<HTMLButtonElement>;
+
+const checkoutCalls = () => fakeSupabase.functionCalls.filter((call) => call.name === 'create-checkout');
 
 describe('the pricing dialog', () => {
   setUpBillingTests();
@@ -67,9 +74,9 @@ describe('the pricing dialog', () => {
     const dialog = await openPlans();
     fireEvent.click(within(dialog).getByRole('radio', { name: /Annual/ }));
     fireEvent.change(within(dialog).getByRole('textbox', { name: 'Coupon code' }), { target: { value: '  OBYECT20 ' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Start 7-day free trial' }));
+    fireEvent.click(await actionButton(dialog, 'Start 7-day free trial'));
     await waitFor(() => expect(assign).toHaveBeenCalledWith(CHECKOUT_URL));
-    expect(fakeSupabase.functionCalls).toEqual([
+    expect(checkoutCalls()).toEqual([
       { name: 'create-checkout', body: { priceId: LOCAL_STRIPE_PRICES.annual, trialDays: 7, couponCode: 'OBYECT20', baseUrl: window.location.origin } },
     ]);
   });
@@ -81,9 +88,9 @@ describe('the pricing dialog', () => {
     renderBilling('/library');
     const dialog = await openPlans();
     fireEvent.change(within(dialog).getByRole('textbox', { name: 'Coupon code' }), { target: { value: '   ' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Start 7-day free trial' }));
-    await waitFor(() => expect(fakeSupabase.functionCalls).toHaveLength(1));
-    expect(fakeSupabase.functionCalls[0]!.body).toEqual({ priceId: LOCAL_STRIPE_PRICES.monthly, trialDays: 7, baseUrl: window.location.origin });
+    fireEvent.click(await actionButton(dialog, 'Start 7-day free trial'));
+    await waitFor(() => expect(checkoutCalls()).toHaveLength(1));
+    expect(checkoutCalls()[0]!.body).toEqual({ priceId: LOCAL_STRIPE_PRICES.monthly, trialDays: 7, baseUrl: window.location.origin });
   });
 
   it("reads 'Redirecting…' and is disabled while checkout starts", async () => {
@@ -91,11 +98,11 @@ describe('the pricing dialog', () => {
     fakeSupabase.onFunction('create-checkout', () => new Promise(() => {}));
     renderBilling('/library');
     const dialog = await openPlans();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Start 7-day free trial' }));
+    fireEvent.click(await actionButton(dialog, 'Start 7-day free trial'));
     const button = await within(dialog).findByRole('button', { name: 'Redirecting…' });
     expect((button as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(button);
-    expect(fakeSupabase.functionCalls).toHaveLength(1);
+    expect(checkoutCalls()).toHaveLength(1);
   });
 
   it("says 'Unable to start checkout' with the server's message for an unknown coupon", async () => {
@@ -104,11 +111,11 @@ describe('the pricing dialog', () => {
     renderBilling('/library');
     const dialog = await openPlans();
     fireEvent.change(within(dialog).getByRole('textbox', { name: 'Coupon code' }), { target: { value: 'NOPE' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Start 7-day free trial' }));
+    fireEvent.click(await actionButton(dialog, 'Start 7-day free trial'));
     expect(await screen.findByText('Unable to start checkout')).toBeTruthy();
     expect(await screen.findByText('Coupon code "NOPE" is not valid')).toBeTruthy();
     // The button is usable again.
-    expect((within(dialog).getByRole('button', { name: 'Start 7-day free trial' }) as HTMLButtonElement).disabled).toBe(false);
+    expect((await actionButton(dialog, 'Start 7-day free trial')).disabled).toBe(false);
   });
 
   it("says 'Please try again.' when the failure means nothing to the buyer, or no URL came back", async () => {
@@ -116,17 +123,58 @@ describe('the pricing dialog', () => {
     fakeSupabase.onFunction('create-checkout', () => functionError(502, 'upstream_failed', 'Failed to create checkout session: Stripe is down'));
     renderBilling('/library');
     const dialog = await openPlans();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Start 7-day free trial' }));
+    fireEvent.click(await actionButton(dialog, 'Start 7-day free trial'));
     expect(await screen.findByText('Unable to start checkout')).toBeTruthy();
     expect(await screen.findByText('Please try again.')).toBeTruthy();
     expect(screen.queryByText(/Stripe is down/)).toBeNull();
 
     fakeSupabase.onFunction('create-checkout', () => ({ data: {}, error: null }));
     const assign = vi.spyOn(pageNavigation, 'assign').mockImplementation(() => {});
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Start 7-day free trial' }));
-    await waitFor(() => expect(fakeSupabase.functionCalls).toHaveLength(2));
+    fireEvent.click(await actionButton(dialog, 'Start 7-day free trial'));
+    await waitFor(() => expect(checkoutCalls()).toHaveLength(2));
     await waitFor(() => expect(screen.getAllByText('Unable to start checkout').length).toBeGreaterThanOrEqual(1));
     expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('offers "Subscribe now" without the trial to an account that had one, and asks for no trial days', async () => {
+    signedIn(false);
+    vi.spyOn(pageNavigation, 'assign').mockImplementation(() => {});
+    fakeSupabase.onFunction('create-checkout', () => ({ data: { url: CHECKOUT_URL, trial: false }, error: null }));
+    renderBilling('/library');
+    const dialog = await openPlans();
+    fireEvent.click(await actionButton(dialog, 'Subscribe now'));
+    await waitFor(() => expect(checkoutCalls()).toHaveLength(1));
+    expect(checkoutCalls()[0]!.body).toEqual({ priceId: LOCAL_STRIPE_PRICES.monthly, baseUrl: window.location.origin });
+    expect(dialog.textContent).not.toMatch(/trial|No charge today/i);
+    expect(screen.getByText('Full access to every winning ad. Cancel anytime.')).toBeTruthy();
+    expect(dialog.textContent).toContain('Billed monthly');
+    expect(dialog.textContent).toContain('Charged today. Cancel anytime.');
+    expect(dialog.textContent).toContain('By subscribing you agree to our');
+  });
+
+  it('promises no trial while it asks the server, nor when the server cannot say', async () => {
+    fakeSupabase.session = sessionFor(USER_ID);
+    let answer: (value: unknown) => void = () => {};
+    fakeSupabase.onFunction('check-subscription', () => new Promise((resolve) => (answer = resolve)));
+    renderBilling('/library');
+    const dialog = await openPlans();
+    const checking = await actionButton(dialog, 'Checking your offer…');
+    expect(checking.disabled).toBe(true);
+    expect(dialog.textContent).not.toMatch(/trial/i);
+    act(() => answer(functionError(502, 'upstream_failed', 'Could not read your subscription; try again')));
+    expect((await actionButton(dialog, 'Subscribe now')).disabled).toBe(false);
+    expect(dialog.textContent).not.toMatch(/trial/i);
+    expect(screen.queryByText(/Could not read/)).toBeNull();
+  });
+
+  it("shows 'Please try again.', never a validation library's wording, for a refused request", async () => {
+    signedIn();
+    fakeSupabase.onFunction('create-checkout', () => functionError(400, 'invalid_body', 'trialDays: Invalid input: expected 7'));
+    renderBilling('/library');
+    const dialog = await openPlans();
+    fireEvent.click(await actionButton(dialog, 'Start 7-day free trial'));
+    expect(await screen.findByText('Please try again.')).toBeTruthy();
+    expect(screen.queryByText(/Invalid input/)).toBeNull();
   });
 
   it('sends an anonymous visitor to sign in with next, without calling checkout', async () => {
@@ -142,10 +190,10 @@ describe('the pricing dialog', () => {
     const view = renderBilling('/library');
     const dialog = await openPlans();
     act(() => fakeSupabase.emitAuth('SIGNED_OUT', null));
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Start 7-day free trial' }));
+    fireEvent.click(await actionButton(dialog, 'Start 7-day free trial'));
     await waitFor(() => expect(view.currentUrl()).toBe(`/auth/signin?next=${encodeURIComponent('/library')}`));
     expect(screen.queryByRole('dialog', { name: 'Unlock every winning ad' })).toBeNull();
-    expect(fakeSupabase.functionCalls).toEqual([]);
+    expect(checkoutCalls()).toEqual([]);
   });
 
   it('closes itself once the signed-in viewer is subscribed', async () => {

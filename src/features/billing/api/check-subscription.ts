@@ -13,6 +13,8 @@ export const subscriptionStatusSchema = z.object({
   cancel_at_period_end: z._default(z.optional(z.boolean()), false),
   current_period_end: periodEndSchema,
   period_end: periodEndSchema,
+  /** Whether a checkout now would come with the 7-day trial (the server decides: one trial per account, customer and card). */
+  trial_eligible: z._default(z.optional(z.boolean()), false),
 });
 
 export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;

@@ -9,6 +9,7 @@ import { signInWithNextPath } from '../../../lib/auth-redirects.ts';
 import { PRICES } from '../../../lib/constants.ts';
 import { formatPrice } from '../../../lib/formatting.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
+import { useSubscriptionStatus } from '../api/check-subscription.ts';
 import { CheckoutError, useCreateCheckout, type BillingPeriod } from '../api/create-checkout.ts';
 import { useEntitlement } from '../hooks/use-entitlement.tsx';
 import { pageNavigation } from '../hooks/page-navigation.ts';
@@ -19,8 +20,34 @@ interface PricingDialogProps {
 }
 
 /**
- * The plans with the 7-day trial. Opened and closed by its parent; closes itself
- * once the viewer is signed in with valid access.
+ * What the dialog offers: the 7-day trial (anonymous visitors, and accounts the
+ * server still gives it to), a plain subscription (accounts that had their
+ * trial, or when the server could not say), or nothing yet while it asks.
+ */
+type Offer = 'trial' | 'plain' | 'checking';
+
+const offerTexts = {
+  trial: {
+    subtitle: TEXTS.pricing.subtitle,
+    billedMonthly: TEXTS.pricing.billedMonthly,
+    action: TEXTS.pricing.startTrial,
+    footnote: TEXTS.pricing.noChargeToday,
+    agreement: TEXTS.pricing.agreement,
+  },
+  plain: {
+    subtitle: TEXTS.pricing.subtitleWithoutTrial,
+    billedMonthly: TEXTS.pricing.billedMonthlyWithoutTrial,
+    action: TEXTS.pricing.subscribeNow,
+    footnote: TEXTS.pricing.chargedToday,
+    agreement: TEXTS.pricing.agreementWithoutTrial,
+  },
+} as const;
+
+/**
+ * The plans, with the 7-day trial only for those who may still have it (the
+ * server decides: check-subscription's trial_eligible, and create-checkout again).
+ * Opened and closed by its parent; closes itself once the viewer is signed in
+ * with valid access.
  */
 export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
   const [period, setPeriod] = useState<BillingPeriod>('monthly');
@@ -30,19 +57,22 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
   const navigate = useNavigate();
   const location = useLocation();
   const checkout = useCreateCheckout();
+  const status = useSubscriptionStatus(open && session ? session.user.id : null);
+  const offer: Offer = !session ? 'trial' : status.data ? (status.data.trial_eligible ? 'trial' : 'plain') : status.isError ? 'plain' : 'checking';
+  const texts = offerTexts[offer === 'trial' ? 'trial' : 'plain'];
 
   useEffect(() => {
     if (open && isAuthenticated && hasValidAccess) onOpenChange(false);
   }, [open, isAuthenticated, hasValidAccess, onOpenChange]);
 
-  const startTrial = () => {
+  const startCheckout = () => {
     if (!session) {
       onOpenChange(false);
       navigate(signInWithNextPath(location));
       return;
     }
     checkout.mutate(
-      { period, couponCode },
+      { period, couponCode, withTrial: offer === 'trial' },
       {
         onSuccess: (url) => pageNavigation.assign(url),
         onError: (error) =>
@@ -56,10 +86,11 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
   const monthly = PRICES.monthly;
   const annual = PRICES.annual;
   const pending = checkout.isPending;
+  const label = pending ? TEXTS.pricing.redirecting : offer === 'checking' ? TEXTS.pricing.checkingOffer : texts.action;
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent title={TEXTS.pricing.title} description={TEXTS.pricing.subtitle} className="max-w-[440px]">
+      <DialogContent title={TEXTS.pricing.title} description={texts.subtitle} className="max-w-[440px]">
         <div role="radiogroup" aria-label={TEXTS.pricing.periodLabel} className="mt-5 grid grid-cols-2 rounded-xl bg-neutral-100 p-1 text-sm font-medium">
           {(['monthly', 'annual'] as const).map((option) => (
             <button
@@ -94,7 +125,7 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
                 <span className="font-medium text-emerald-700">{TEXTS.pricing.saving(formatPrice(annual.savingCents))}</span>
               </>
             ) : (
-              TEXTS.pricing.billedMonthly
+              texts.billedMonthly
             )}
           </p>
           <ul className="mt-4 space-y-2.5">
@@ -120,13 +151,13 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
           />
         </label>
 
-        <Button size="lg" className="mt-4 w-full" disabled={pending} onClick={startTrial}>
-          {pending ? TEXTS.pricing.redirecting : TEXTS.pricing.startTrial}
+        <Button size="lg" className="mt-4 w-full" disabled={pending || offer === 'checking'} aria-busy={offer === 'checking'} onClick={startCheckout}>
+          {label}
         </Button>
         <p className="mt-3 text-center text-xs text-neutral-500">
-          {TEXTS.pricing.noChargeToday}
+          {texts.footnote}
           <br />
-          {TEXTS.pricing.agreement}{' '}
+          {texts.agreement}{' '}
           <a href="/terms" target="_blank" rel="noopener noreferrer" className="underline hover:text-neutral-900">
             {TEXTS.pricing.terms}
           </a>{' '}
