@@ -154,8 +154,8 @@ describe('the pricing dialog', () => {
 
   it('promises no trial while it asks the server, nor when the server cannot say', async () => {
     fakeSupabase.session = sessionFor(USER_ID);
-    let answer: (value: unknown) => void = () => {};
-    fakeSupabase.onFunction('check-subscription', () => new Promise((resolve) => (answer = resolve)));
+    let answer: (value: ReturnType<typeof functionError>) => void = () => {};
+    fakeSupabase.onFunction('check-subscription', () => new Promise<ReturnType<typeof functionError>>((resolve) => (answer = resolve)));
     renderBilling('/library');
     const dialog = await openPlans();
     const checking = await actionButton(dialog, 'Checking your offer…');
