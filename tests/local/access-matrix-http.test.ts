@@ -162,6 +162,13 @@ const matrix: Probe[] = [
   rest('processed_webhook_events', 'update', 'PATCH processed_webhook_events?event_id=eq.evt_matrix {"type":"invoice.paid"}', [D,   D,   D,     D,    D,     D,     D,      D,    D]),
   rest('processed_webhook_events', 'delete', 'DELETE processed_webhook_events?event_id=eq.evt_matrix',                        [D,   D,   D,     D,    D,     D,     D,      D,    D]),
 
+  rest('subscription_holders', 'select', 'GET subscription_holders?select=*',                                                 [D,   N,   N,     N,    O,     N,     N,      N,    O]),
+  rest('subscription_holders', 'insert', 'POST subscription_holders {"kind":"card","holder":"fp_mine","user_id":"{me}","first_subscription_id":"sub_mine"}',
+                                                                                                                              [D,   D,   D,     D,    D,     D,     D,      D,    D]),
+  rest('subscription_holders', 'update', 'PATCH subscription_holders?user_id=eq.{other} {"first_subscription_id":"sub_mine"}', [D,   D,   D,     D,    D,     D,     D,      D,    D]),
+  rest('subscription_holders', 'delete', 'DELETE subscription_holders?user_id=eq.{other}',                                    [D,   D,   D,     D,    D,     D,     D,      D,    D]),
+  rest("subscription_holders [other user's id]", 'select', 'GET subscription_holders?select=*&user_id=eq.{other}',            [D,   N,   N,     N,    N,     N,     N,      N,    O]),
+
   rest('storage_deletions', 'select', 'GET storage_deletions?select=*',                                                       [D,   D,   D,     D,    D,     D,     D,      D,    D]),
   rest('storage_deletions', 'insert', 'POST storage_deletions {"bucket_id":"ad-originals","name":"{originalOfAd}"}',          [D,   D,   D,     D,    D,     D,     D,      D,    D]),
   rest('storage_deletions', 'update', 'PATCH storage_deletions?bucket_id=eq.ad-images {"name":"{originalOfAd}"}',             [D,   D,   D,     D,    D,     D,     D,      D,    D]),
@@ -296,6 +303,10 @@ const matrix: Probe[] = [
   rpc('tag_ads_of_day', '{"p_day":"2020-01-01"}',                                                                             [D,   D,   D,     D,    D,     D,     D,      OK,   D], 'ok', ['select * from public.ad_tags']),
   rpc('apply_stripe_event', STRIPE_EVENT,                                                                                     [D,   D,   D,     D,    D,     D,     D,      D,    D], 'ok', ['select * from public.subscriptions', 'select * from public.processed_webhook_events']),
   rpc('link_billing_customer', '{"p_user_id":"{me}","p_stripe_customer_id":"cus_forged"}',                                    [D,   D,   D,     D,    D,     D,     D,      D,    D], 'ok', ['select * from public.billing_customers']),
+  rpc('trial_available', '{}',                                                                                                [D,   T,   T,     F,    F,     F,     F,      T,    F], 'boolean'),
+  rpc("trial_available_for [other user's id]", '{"p_user_id":"{other}","p_stripe_customer_id":null}',                         [D,   D,   D,     D,    D,     D,     D,      D,    D]),
+  rpc('record_subscription_holders', '{"p_user_id":"{me}","p_stripe_customer_id":"cus_forged","p_card_fingerprint":"fp_forged","p_stripe_subscription_id":"sub_forged"}',
+                                                                                                                              [D,   D,   D,     D,    D,     D,     D,      D,    D], 'ok', ['select * from public.subscription_holders']),
 
   ...bucketProbes('ad-images', true, false),
   ...bucketProbes('ad-originals', false, true),
@@ -324,6 +335,7 @@ const owners: Record<string, { column: string; via: 'user' | 'board' }> = {
   admin_users: { column: 'user_id', via: 'user' },
   billing_customers: { column: 'user_id', via: 'user' },
   subscriptions: { column: 'user_id', via: 'user' },
+  subscription_holders: { column: 'user_id', via: 'user' },
   profiles: { column: 'user_id', via: 'user' },
   ad_unlocks: { column: 'user_id', via: 'user' },
   user_collections: { column: 'user_id', via: 'user' },
@@ -427,6 +439,9 @@ async function buildFixture(stack: LocalStack, db: Queryable): Promise<Fixture> 
     await db.query('insert into public.ad_unlocks (user_id, ad_id) values ($1, $2)', [user.id, main.id]);
   }
   await db.query(`insert into public.billing_customers (user_id, stripe_customer_id) values ($1, 'cus_other')`, [people.other.id]);
+  for (const [user, suffix] of [[people.subscriber, 'subscriber'], [people.other, 'other']] as const) {
+    await db.query(`select public.record_subscription_holders($1, $2, $3, $4)`, [user.id, `cus_${suffix}`, `fp_${suffix}`, `sub_holder_${suffix}`]);
+  }
   await db.query(`insert into public.processed_webhook_events (event_id, type) values ('evt_matrix', 'checkout.session.completed')`);
   return { people, ids, boards, userPersona };
 }
