@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { LocalStack } from '../local/stack.ts';
+import { freshCardNumber } from '../tests/support/test-cards.ts';
 import { CARDS, LOCKED_CARDS, waitForItemCount } from './support/ad-grid.ts';
 import { journey } from './support/journey.ts';
 import { provisionAccount, signIn } from './support/signed-in.ts';
@@ -61,6 +62,8 @@ journey(
     const checkoutPage = await page.locator('body').textContent();
     expect(checkoutPage).toContain('Obyect Annual');
     expect(checkoutPage).toContain('7-day free trial');
+    // A card of its own: the trial is given once per card, and the demo card may have had one on this stack.
+    await page.getByRole('textbox', { name: 'Card number' }).fill(freshCardNumber());
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
 
     // Back in the library: the success dialog, once, and every ad clear.
@@ -119,6 +122,13 @@ journey(
     // Not cancelling any more: the notice is gone, from the page and from session storage.
     await expect.poll(() => page.getByTestId('cancel-notice').count(), POLL).toBe(0);
     expect(await page.evaluate(() => window.sessionStorage.getItem('cancel_notice'))).toBeNull();
+
+    // The trial was given once: the plans now offer a plain subscription.
+    await plan.getByRole('button', { name: 'Upgrade Plan' }).click();
+    const plans = page.getByRole('dialog', { name: 'Unlock every winning ad' });
+    await plans.getByRole('button', { name: 'Subscribe now' }).waitFor();
+    expect(await plans.getByRole('button', { name: 'Start 7-day free trial' }).count()).toBe(0);
+    expect(await plans.textContent()).not.toMatch(/trial|No charge today/i);
   },
   180_000,
 );
