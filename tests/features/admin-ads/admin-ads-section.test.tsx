@@ -51,13 +51,28 @@ function adminRow(index: number, total: number) {
   };
 }
 
-/** get_ads_admin answering `total` ads, 50 a page, as the server would page them. */
+/**
+ * get_ads_admin answering `total` ads, 50 a page, as the server would page them, and admin_ad_images their links;
+ * every tenth ad is in the free sample.
+ */
 function serveAds(total: number) {
   fakeSupabase.onRpc('get_ads_admin', (args) => {
     const offset = args.p_offset as number;
     const count = Math.max(0, Math.min(50, total - offset));
     return { data: Array.from({ length: count }, (_, i) => adminRow(offset + i + 1, total)), error: null };
   });
+  fakeSupabase.onRpc('admin_ad_images', (args) => ({
+    data: (args.p_ids as string[]).map((id) => {
+      const index = Number(id.replace(/^\D+/, ''));
+      return {
+        id,
+        free_sample: index % 10 === 1,
+        display_480_url: `object/sign/ad-images/f${index}/480.webp?token=t${index}`,
+        display_960_url: `object/sign/ad-images/f${index}/960.webp?token=t${index}`,
+      };
+    }),
+    error: null,
+  }));
 }
 
 function renderSection() {
@@ -309,7 +324,7 @@ describe('ad management table', () => {
     await waitFor(() => expect(rows()).toHaveLength(3));
     fireEvent.click(within(rows()[0]!).getByRole('button', { name: 'View full image' }));
     const dialog = await screen.findByRole('dialog', { name: 'Lumora ad' });
-    expect(within(dialog).getByRole('img').getAttribute('src')).toBe('https://storage.test/ad-images/f1/960.webp');
+    expect(within(dialog).getByRole('img').getAttribute('src')).toBe('http://localhost:3000/storage/v1/object/sign/ad-images/f1/960.webp?token=t1');
   });
 
   it("says 'Failed to load metadata' when the brands, categories, types or tags cannot be read", async () => {
@@ -324,5 +339,13 @@ describe('ad management table', () => {
     await waitFor(() => expect(rows()).toHaveLength(3));
     expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['', 'Preview', 'Brand', 'Category', 'Type', 'Tags', 'Created', 'Actions']);
     expect(within(rows()[0]!).getByText('Bestseller')).toBeTruthy();
+  });
+
+  it('marks the ads in the free sample, and shows each thumbnail through its signed link', async () => {
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(rows().map((row) => within(row).queryByText('Free sample') !== null)).toEqual([true, false, false]);
+    expect(fakeSupabase.callsOf('admin_ad_images').at(-1)).toEqual({ p_ids: ['a1', 'a2', 'a3'] });
+    expect(rows()[1]!.querySelector('img')!.getAttribute('src')).toBe('http://localhost:3000/storage/v1/object/sign/ad-images/f2/480.webp?token=t2');
   });
 });
