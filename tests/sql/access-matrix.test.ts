@@ -57,8 +57,8 @@ const probe = (resource: string, action: Action, sql: string, expected: Expected
  * personas (each with a profile and one board holding one ad; 'other' is the
  * owner whose ids everyone else tries directly, and a monthly subscriber),
  * 2 brands, 2 categories, 2 types, 4 tags (2 of them the themed boards'),
- * 3 ads with 2 tag links, 1 page banner, 1 admin grant, 5 subscriptions,
- * 2 ad unlocks (free and other), 2 billing customers, 6 subscription holders
+ * 3 ads with 2 tag links (the first ad is the free sample), 1 page banner, 1 admin grant, 5 subscriptions,
+ * 2 billing customers, 6 subscription holders
  * (account, customer and card of subscriber and other), 1 processed webhook
  * event and 1 queued storage deletion.
  */
@@ -148,6 +148,8 @@ const matrix: Probe[] = [
                                                                                                           [D,   D,   D,    D,    D,     D,     D,     OK,   D]),
   probe('ads', 'update', 'update public.ads set requires_subscription = requires_subscription',           [D,   0,   0,    0,    0,     0,     0,     3,    0]),
   probe('ads', 'delete', 'delete from public.ads where id = {spareAd}',                                   [D,   0,   0,    0,    0,     0,     0,     1,    0]),
+  probe('ads.free_sample', 'select', 'select id from public.ads where free_sample',                       [1,   1,   1,    1,    1,     1,     1,     1,    1]),
+  probe('ads.free_sample', 'update', 'update public.ads set free_sample = true where id = {spareAd}',     [D,   D,   D,    D,    D,     D,     D,     D,    D]),
   probe('ads.*', 'select', 'select * from public.ads',                                                    [D,   D,   D,    D,    D,     D,     D,     D,    D]),
   probe('ads.original_path', 'select', 'select original_path from public.ads',                            [D,   D,   D,    D,    D,     D,     D,     D,    D]),
   probe('ads.original_path', 'update', `update public.ads set original_path = 'matrix/original.jpg' where id = {ad}`,
@@ -216,14 +218,6 @@ const matrix: Probe[] = [
                                                                                                           [RO,  RO,  RO,   RO,   RO,    RO,    RO,    RO,   RO]),
   probe('v_user_collection_ads', 'update', 'update public.v_user_collection_ads set saved_at = now()',   [RO,  RO,  RO,   RO,   RO,    RO,    RO,    RO,   RO]),
   probe('v_user_collection_ads', 'delete', 'delete from public.v_user_collection_ads',                   [RO,  RO,  RO,   RO,   RO,    RO,    RO,    RO,   RO]),
-
-  probe('ad_unlocks', 'select', 'select * from public.ad_unlocks',                                       [D,   1,   0,    0,    0,     0,     0,     0,    1]),
-  probe('ad_unlocks', 'insert', 'insert into public.ad_unlocks (user_id, ad_id) values (auth.uid(), {spareAd})',
-                                                                                                          [D,   D,   D,    D,    D,     D,     D,     D,    D]),
-  probe('ad_unlocks', 'update', 'update public.ad_unlocks set unlocked_at = now()',                      [D,   D,   D,    D,    D,     D,     D,     D,    D]),
-  probe('ad_unlocks', 'delete', 'delete from public.ad_unlocks',                                         [D,   D,   D,    D,    D,     D,     D,     D,    D]),
-  probe("ad_unlocks [other user's id]", 'select', 'select * from public.ad_unlocks where user_id = {other}',
-                                                                                                          [D,   0,   0,    0,    0,     0,     0,     0,    1]),
 ];
 
 interface Fixture {
@@ -268,9 +262,6 @@ async function buildFixture(db: Queryable): Promise<Fixture> {
   for (const [name, key] of Object.entries(personaKey) as [Exclude<PersonaName, 'anon'>, keyof Personas][]) {
     boards[name] = await newBoard(db, people[key], `Board of ${name}`);
     await db.query('insert into public.user_collection_items (collection_id, ad_id) values ($1, $2)', [boards[name], ad.id]);
-  }
-  for (const user of [people.free, people.other]) {
-    await db.query('insert into public.ad_unlocks (user_id, ad_id) values ($1, $2)', [user.id, ad.id]);
   }
   await db.query(`insert into public.billing_customers (user_id, stripe_customer_id) values ($1, 'cus_subscriber'), ($2, 'cus_other')`, [
     people.subscriber.id,

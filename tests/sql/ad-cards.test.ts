@@ -15,7 +15,10 @@ import {
 import type { ListedAd } from '../support/listed-ad.ts';
 
 /** The fields of an ad that its stored card carries, as get_ad returns them. */
-type CardFields = Omit<ListedAd, 'id' | 'thumbhash' | 'preview_path' | 'is_clear' | 'display_480_path' | 'display_960_path' | 'saved_at'>;
+type CardFields = Omit<
+  ListedAd,
+  'id' | 'thumbhash' | 'preview_path' | 'is_clear' | 'preview_url' | 'display_480_url' | 'display_960_url' | 'saved_at'
+>;
 
 const unique = () => Math.random().toString(36).slice(2, 10);
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../local/db/database.ts';
 import { describeOnEngines } from '../support/engines.ts';
 import { anon, expectPgError, queryAs, userActor, type Actor } from '../support/acting.ts';
-import type { ListedAd } from '../support/listed-ad.ts';
+import { imageLinkSecret, imageLinksOf, imageLinkWindowStart, type ImageLinks, type ListedAd } from '../support/listed-ad.ts';
 import { newBoard, newBrand, newCategory, newPersonas, newTag, newType, systemTagId, type Personas } from '../support/factories.ts';
 
 interface AdPage {
@@ -36,7 +36,7 @@ const listParameters: Record<keyof ListArgs, [string, string]> = {
 const adKeys = [
   'id', 'brand_id', 'brand_name', 'brand_logo_path', 'category_id', 'category_name', 'type_id', 'type_name', 'tag_names',
   'created_at', 'requires_subscription', 'is_black_friday', 'is_top_picks', 'width', 'height', 'thumbhash', 'preview_path',
-  'is_clear', 'display_480_path', 'display_960_path',
+  'is_clear', 'preview_url', 'display_480_url', 'display_960_url',
 ].sort();
 const isoMicros = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const cursorFormat = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{24}$/;
@@ -69,7 +69,28 @@ const newestFirst = <T extends { createdAt: string; id: string }>(ads: T[]): T[]
   [...ads].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
 const ids = (ads: { id: string }[]) => ads.map((ad) => ad.id);
 const clearFlags = (page: AdPage) => page.ads.map((ad) => ad.is_clear);
-const teaserFlags = (rows: number, clear: number) => Array.from({ length: rows }, (_, i) => i < clear);
+/** A page of `rows` whose first `clear` rows are clear. */
+const leadingClear = (rows: number, clear: number) => Array.from({ length: rows }, (_, i) => i < clear);
+/** Listed ads back in the order of time the pages are cut in, newest first. */
+const inTimeOrder = (ads: ListedAd[]) => newestFirst(ads.map((ad) => ({ ...ad, createdAt: ad.created_at })));
+
+/** The free sample of a library published in this order (oldest publish first): its 1st, 11th, 21st ... premium ad. */
+const everyTenth = (publishOrder: { id: string }[]): Set<string> => new Set(ids(publishOrder.filter((_, i) => i % 10 === 0)));
+
+/**
+ * The ids each page shows a viewer without valid access: the query's ads, newest
+ * first, cut into pages of 60, and within each page the clear ads first (each group
+ * newest first).
+ */
+function servedPages(ads: { id: string }[], clear: Set<string>): string[][] {
+  const pages: string[][] = [];
+  for (let start = 0; start < Math.max(ads.length, 1); start += 60) {
+    const page = ids(ads.slice(start, start + 60));
+    pages.push([...page.filter((id) => clear.has(id)), ...page.filter((id) => !clear.has(id))]);
+  }
+  return pages;
+}
+const union = (...sets: Iterable<string>[]) => new Set(sets.flatMap((set) => [...set]));
 
 /**
  * A batch of ads in three statements (their storage objects, the ads, their
@@ -117,7 +138,7 @@ async function insertAds(db: Database, batch: AdBatch): Promise<SeededAd[]> {
   });
 }
 
-/** An empty library: every ad (and with them every unlock and saved item) removed. */
+/** An empty library: every ad (and with it every saved item) removed. */
 async function clearLibrary(db: Database): Promise<void> {
   await db.query('delete from public.ads');
 }
@@ -126,18 +147,30 @@ async function setRequiresSubscription(db: Database, adIds: string[], requires: 
   await db.query('update public.ads set requires_subscription = $2 where id = any ($1::uuid[])', [adIds, requires]);
 }
 
-async function unlockedIds(db: Database, userId: string): Promise<string[]> {
-  const { rows } = await db.query<{ ad_id: string }>('select ad_id from public.ad_unlocks where user_id = $1 order by ad_id', [userId]);
-  return rows.map((row) => row.ad_id);
+/** The free sample as everyone may read it (ads.free_sample). */
+async function sampleIds(db: Database): Promise<Set<string>> {
+  const rows = await queryAs<{ id: string }>(db, anon, 'select id from public.ads where free_sample');
+  return new Set(rows.map((row) => row.id));
 }
 
-async function unlockCount(db: Database): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('select count(*)::int as n from public.ad_unlocks');
-  return rows[0]!.n;
+interface StoredPaths { preview_path: string; display_480_path: string; display_960_path: string }
+
+/** The image paths of ads as the database owner reads them. */
+async function storedPaths(db: Database, adIds: string[]): Promise<Map<string, StoredPaths>> {
+  const { rows } = await db.query<StoredPaths & { id: string }>(
+    'select id, preview_path, display_480_path, display_960_path from public.ads where id = any ($1::uuid[])', [adIds]);
+  return new Map(rows.map((row) => [row.id, row]));
 }
+
+/** The links a clear or a locked ad must carry: display variants when clear, the blurred preview when locked. */
+const linksFor = (paths: StoredPaths, clear: boolean): ImageLinks =>
+  clear
+    ? { preview: null, display480: `ad-images/${paths.display_480_path}`, display960: `ad-images/${paths.display_960_path}` }
+    : { preview: `ad-images/${paths.preview_path}`, display480: null, display960: null };
 
 type Viewer = 'anonymous' | keyof Personas;
-const teaserViewers: Viewer[] = ['anonymous', 'free', 'flagged', 'expired'];
+/** Viewers without valid access: the flag black_friday_access grants nothing. */
+const sampleViewers: Viewer[] = ['anonymous', 'free', 'flagged', 'expired'];
 const entitledViewers: Viewer[] = ['trialing', 'subscriber', 'cancelledInPeriod', 'admin'];
 
 describeOnEngines('listing ads', (ctx) => {
@@ -200,8 +233,15 @@ describeOnEngines('listing ads', (ctx) => {
     return all;
   }
 
+  let linkSecret: string;
+  let windowStart: number;
+  /** The objects an ad's links point at, each token checked against the image-link secret and the current window. */
+  const links = (ad: ListedAd) => imageLinksOf(ad, linkSecret, windowStart);
+
   beforeAll(async () => {
     people = await ctx.db.transaction((tx) => newPersonas(tx));
+    linkSecret = await imageLinkSecret(ctx.db);
+    windowStart = await imageLinkWindowStart(ctx.db);
   });
 
   describe('the library, page by page', () => {
@@ -230,11 +270,13 @@ describeOnEngines('listing ads', (ctx) => {
 
     it('ends a 120-ad library after two full pages, with no empty page after the last', async () => {
       await clearLibrary(ctx.db);
-      const expected = newestFirst(await insertAds(ctx.db, { count: 120, brandId, categoryId, start: '2026-01-01T00:00:00Z' }));
+      const published = await insertAds(ctx.db, { count: 120, brandId, categoryId, start: '2026-01-01T00:00:00Z' });
+      const expected = newestFirst(published);
 
       const pages = await listAllPages('anonymous');
       expect(pages).toHaveLength(2);
-      expect(ids(concatenatePages(pages))).toEqual(ids(expected));
+      expect(ids(concatenatePages(pages))).toEqual(servedPages(expected, everyTenth(published)).flat());
+      expect(ids(inTimeOrder(pages.flatMap((page) => page.ads)))).toEqual(ids(expected));
       expect(pages[1]!.ads).toHaveLength(60);
       expect(pages[1]!.next_cursor).toBeNull();
     });
@@ -245,136 +287,170 @@ describeOnEngines('listing ads', (ctx) => {
     });
   });
 
-  describe('the teaser', () => {
+  describe('the free sample', () => {
     let library: SeededAd[];
     let topPicks: SeededAd[];
+    let sample: Set<string>;
 
     beforeAll(async () => {
       await clearLibrary(ctx.db);
       const brandId = (await newBrand(ctx.db)).id;
       const categoryId = (await newCategory(ctx.db)).id;
       const topPicksTag = await systemTagId(ctx.db, 'top_picks');
-      // 65 library ads (pages of 60 and 5); 11 of them, library positions 20 to 30, are the Top Picks (one page of 11).
-      const newer = await insertAds(ctx.db, { count: 19, brandId, categoryId, start: '2026-03-01T00:00:00Z' });
-      topPicks = newestFirst(
-        await insertAds(ctx.db, { count: 11, brandId, categoryId, start: '2026-02-01T00:00:00Z', tagIds: [topPicksTag] }));
+      // 65 library ads (pages of 60 and 5), published oldest first; 11 of them, library positions 20 to 30, are the Top Picks.
       const older = await insertAds(ctx.db, { count: 35, brandId, categoryId, start: '2026-01-01T00:00:00Z' });
-      library = newestFirst([...newer, ...topPicks, ...older]);
+      const picks = await insertAds(ctx.db, { count: 11, brandId, categoryId, start: '2026-02-01T00:00:00Z', tagIds: [topPicksTag] });
+      const newer = await insertAds(ctx.db, { count: 19, brandId, categoryId, start: '2026-03-01T00:00:00Z' });
+      topPicks = newestFirst(picks);
+      library = newestFirst([...older, ...picks, ...newer]);
+      // The 1st, 11th ... 61st published: library positions 64, 54, 44, 34, 24 (a Top Pick), 14 and 4.
+      sample = everyTenth([...older, ...picks, ...newer]);
     });
 
-    it('shows the first ceil(10%) of each page clear to anonymous, free, flagged and expired viewers (6 of 60, 1 of 5, 2 of 11)', async () => {
-      for (const viewer of teaserViewers) {
+    it('chooses the 1st, 11th, 21st ... premium ad in publish order, at most ceil(10%) of them, and lets everyone read which', async () => {
+      expect(sample.size).toBe(Math.ceil(65 / 10));
+      expect(await sampleIds(ctx.db)).toEqual(sample);
+    });
+
+    it('shows the free sample clear and the rest locked to anonymous, free, flagged and expired viewers, with the page\'s clear ads first', async () => {
+      for (const viewer of sampleViewers) {
         const pages = await listAllPages(viewer);
-        expect(ids(concatenatePages(pages))).toEqual(ids(library));
-        expect(clearFlags(pages[0]!)).toEqual(teaserFlags(60, 6));
-        expect(clearFlags(pages[1]!)).toEqual(teaserFlags(5, 1));
+        expect(pages.map((page) => ids(page.ads)), viewer).toEqual(servedPages(library, sample));
+        expect(clearFlags(pages[0]!)).toEqual(leadingClear(60, 6));
+        expect(clearFlags(pages[1]!)).toEqual(leadingClear(5, 1));
+        expect(new Set(ids(pages.flatMap((page) => page.ads).filter((ad) => ad.is_clear)))).toEqual(sample);
 
         const board = await listAds(viewer, { board: 'top-picks' });
-        expect(ids(board.ads)).toEqual(ids(topPicks));
-        expect(clearFlags(board)).toEqual(teaserFlags(11, 2));
+        expect(ids(board.ads)).toEqual(servedPages(topPicks, sample)[0]);
+        expect(clearFlags(board)).toEqual(leadingClear(11, 1));
       }
     });
 
-    it('shows every row clear to trialing, subscriber, cancelled-in-period and admin viewers, and records no unlock for them', async () => {
+    it('shows every row clear to trialing, subscriber, cancelled-in-period and admin viewers, newest first', async () => {
       for (const viewer of entitledViewers) {
         const pages = await listAllPages(viewer);
         expect(ids(concatenatePages(pages))).toEqual(ids(library));
         expect(pages.flatMap(clearFlags).every(Boolean)).toBe(true);
-        expect(clearFlags(await listAds(viewer, { board: 'top-picks' })).every(Boolean)).toBe(true);
-        expect(await unlockedIds(ctx.db, people[viewer as keyof Personas].id)).toEqual([]);
+        const board = await listAds(viewer, { board: 'top-picks' });
+        expect(ids(board.ads)).toEqual(ids(topPicks));
+        expect(clearFlags(board).every(Boolean)).toBe(true);
       }
     });
 
-    it('gives a locked row its preview, size and thumbhash but no display path, and a clear row both display paths', async () => {
-      const page = await listAds('anonymous');
-      const { rows } = await ctx.db.query<{ id: string; display_480_path: string; display_960_path: string; preview_path: string }>(
-        'select id, display_480_path, display_960_path, preview_path from public.ads where id = any ($1::uuid[])',
-        [[page.ads[0]!.id, page.ads[6]!.id]],
-      );
-      const stored = new Map(rows.map((row) => [row.id, row]));
-      const clear = page.ads[0]!;
-      const locked = page.ads[6]!;
-      expect(clear).toMatchObject({
-        is_clear: true,
-        display_480_path: stored.get(clear.id)!.display_480_path,
-        display_960_path: stored.get(clear.id)!.display_960_path,
-        preview_path: stored.get(clear.id)!.preview_path,
-      });
+    it('locked rows carry a signed preview link and no display link; clear rows both display links', async () => {
+      const stored = await storedPaths(ctx.db, ids(library));
+      for (const viewer of [...sampleViewers, ...entitledViewers]) {
+        const rows = (await listAllPages(viewer)).flatMap((page) => page.ads);
+        expect(rows).toHaveLength(65);
+        for (const ad of rows) {
+          expect(links(ad), `${viewer}: ${ad.id}`).toEqual(linksFor(stored.get(ad.id)!, ad.is_clear));
+        }
+      }
+      const locked = (await listAds('anonymous')).ads[6]!;
       expect(locked).toMatchObject({
         is_clear: false,
-        display_480_path: null,
-        display_960_path: null,
         preview_path: stored.get(locked.id)!.preview_path,
         width: 1080,
         height: 1350,
         thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==',
       });
-      // Every locked row of the page, not just one, goes without a display path.
-      for (const ad of page.ads.filter((row) => !row.is_clear)) {
-        expect([ad.display_480_path, ad.display_960_path]).toEqual([null, null]);
-      }
+      // Every viewer of an ad gets the same link during a window, so caches keep working.
+      const clearId = [...sample][0]!;
+      const served = new Set<string | null>();
+      for (const viewer of ['anonymous', 'free', 'subscriber', 'admin'] as const) served.add((await getAd(viewer, clearId))!.display_960_url);
+      expect(served.size).toBe(1);
     });
 
-    it('always shows ads that do not require a subscription clear, on top of the teaser, filtered or not', async () => {
+    it('always shows ads that do not require a subscription clear, on top of the sample, filtered or not', async () => {
       const free = [library[29]!.id, library[62]!.id];
+      expect(free.some((id) => sample.has(id))).toBe(false);
       await setRequiresSubscription(ctx.db, free, false);
       try {
+        const clear = union(sample, free);
         const pages = await listAllPages('anonymous');
-        expect(ids(pages[0]!.ads.filter((ad) => ad.is_clear))).toEqual([...ids(library.slice(0, 6)), free[0]]);
-        expect(ids(pages[1]!.ads.filter((ad) => ad.is_clear))).toEqual([library[60]!.id, free[1]]);
+        expect(pages.map((page) => ids(page.ads))).toEqual(servedPages(library, clear));
+        expect(ids(pages[0]!.ads.filter((ad) => ad.is_clear))).toEqual(ids(library.slice(0, 60)).filter((id) => clear.has(id)));
+        expect(ids(pages[1]!.ads.filter((ad) => ad.is_clear))).toEqual([library[62]!.id, library[64]!.id]);
         const filtered = concatenatePages(await listAllPages('anonymous', { brandId: library[0]!.brandId }));
-        expect(ids(filtered.filter((ad) => ad.is_clear))).toEqual(free);
-        expect(filtered.filter((ad) => ad.is_clear).every((ad) => ad.display_480_path !== null)).toBe(true);
+        expect(ids(filtered)).toEqual(servedPages(library, clear).flat());
+        expect(filtered.filter((ad) => ad.is_clear).every((ad) => ad.display_480_url !== null)).toBe(true);
       } finally {
         await setRequiresSubscription(ctx.db, free, true);
       }
+      expect(await sampleIds(ctx.db)).toEqual(sample);
     });
   });
 
-  describe('rule (d): what a signed-in viewer was served clear stays clear', () => {
+  describe('nothing a viewer does adds to what they see clear', () => {
     let library: SeededAd[];
-    let teaser: string[];
+    let blackFriday: SeededAd[];
+    let sample: Set<string>;
 
     beforeAll(async () => {
       await clearLibrary(ctx.db);
       const brandId = (await newBrand(ctx.db)).id;
       const categoryId = (await newCategory(ctx.db)).id;
-      library = newestFirst(await insertAds(ctx.db, { count: 65, brandId, categoryId, start: '2026-01-01T00:00:00Z' }));
-      teaser = [...ids(library.slice(0, 6)), library[60]!.id];
+      const published = await insertAds(ctx.db, { count: 65, brandId, categoryId, start: '2026-01-01T00:00:00Z' });
+      library = newestFirst(published);
+      blackFriday = newestFirst(await insertAds(ctx.db, {
+        count: 5, brandId, categoryId, start: '2026-01-01T00:00:30Z', step: '10 minutes', tagIds: [await systemTagId(ctx.db, 'black_friday')],
+      }));
+      sample = everyTenth(published);
     });
 
-    it('records an unlock for exactly the teaser rows a free user was served, and none for anonymous visitors', async () => {
-      const before = await unlockCount(ctx.db);
-      await listAllPages('anonymous');
-      expect(await unlockCount(ctx.db)).toBe(before);
+    /** What a viewer is shown of each ad, in the order shown: everything but the time a board's ad was saved. */
+    const shown = (ads: ListedAd[]) => ads.map(({ saved_at: _, ...ad }) => ad);
 
-      await listAllPages('free');
-      expect(await unlockedIds(ctx.db, people.free.id)).toEqual([...teaser].sort());
-      expect(await unlockCount(ctx.db)).toBe(before + teaser.length);
-      // Listing again adds nothing.
-      await listAllPages('free');
-      expect(await unlockCount(ctx.db)).toBe(before + teaser.length);
+    it('a flagged profile gets nothing more than any free account', async () => {
+      const freeBoard = await newBoard(ctx.db, people.free, `Board ${randomUUID()}`);
+      const flaggedBoard = await newBoard(ctx.db, people.flagged, `Board ${randomUUID()}`);
+      const saved = [library[0]!.id, library[4]!.id, library[10]!.id, blackFriday[0]!.id];
+      await ctx.db.query(
+        'insert into public.user_collection_items (collection_id, ad_id) select c, unnest($2::uuid[]) from unnest($1::uuid[]) c',
+        [[freeBoard, flaggedBoard], saved]);
+
+      const queries: ListArgs[] = [{}, { board: 'top-picks' }, { board: 'black-friday' }, { brandId: library[0]!.brandId }, { search: 'a' }];
+      for (const args of queries) {
+        const free = concatenatePages(await listAllPages('free', args));
+        expect(shown(concatenatePages(await listAllPages('flagged', args))), JSON.stringify(args)).toEqual(shown(free));
+      }
+      for (const ad of [...library, ...blackFriday]) {
+        expect(await getAd('flagged', ad.id)).toEqual(await getAd('free', ad.id));
+      }
+      expect(shown((await listCollection('flagged', flaggedBoard)).ads)).toEqual(shown((await listCollection('free', freeBoard)).ads));
+
+      // Both see the sample and, signed in, the Black Friday ads clear: the flag adds nothing to either.
+      const flaggedClear = concatenatePages(await listAllPages('flagged')).filter((ad) => ad.is_clear);
+      expect(new Set(ids(flaggedClear))).toEqual(sample);
+      expect(concatenatePages(await listAllPages('flagged', { board: 'black-friday' })).every((ad) => ad.is_clear)).toBe(true);
     });
 
-    it('keeps those ads clear for that user in a filtered list, on the ad page and on their boards, and only for them', async () => {
+    it('clears nothing more for a viewer who walked every page, filtered, opened ads and saved them, and keeps no record of it', async () => {
+      for (let walk = 0; walk < 2; walk += 1) {
+        await listAllPages('free');
+        await listAllPages('free', { brandId: library[0]!.brandId });
+        for (const ad of library.slice(0, 10)) await getAd('free', ad.id);
+      }
       const filtered = concatenatePages(await listAllPages('free', { brandId: library[0]!.brandId }));
-      expect(ids(filtered)).toEqual(ids(library));
-      expect(ids(filtered.filter((ad) => ad.is_clear))).toEqual(teaser);
-
-      expect((await getAd('free', teaser[0]!))!.is_clear).toBe(true);
-      expect((await getAd('free', teaser[6]!))!.display_960_path).not.toBeNull();
-      expect((await getAd('free', library[6]!.id))!.is_clear).toBe(false);
+      expect(ids(filtered)).toEqual(servedPages(library, sample).flat());
+      expect(new Set(ids(filtered.filter((ad) => ad.is_clear)))).toEqual(sample);
+      // The first ads of the first page, opened twice, are still locked unless in the sample.
+      for (const ad of library.slice(0, 10)) {
+        expect((await getAd('free', ad.id))!.is_clear, ad.id).toBe(sample.has(ad.id));
+      }
 
       const board = await newBoard(ctx.db, people.free, `Board ${randomUUID()}`);
-      const saved = [library[0]!.id, library[10]!.id, library[60]!.id, library[64]!.id];
+      const saved = ids(library.slice(0, 12));
       await ctx.db.query('insert into public.user_collection_items (collection_id, ad_id) select $1, unnest($2::uuid[])', [board, saved]);
       const page = await listCollection('free', board);
-      expect(page.ads.filter((ad) => ad.is_clear).map((ad) => ad.id).sort()).toEqual([library[0]!.id, library[60]!.id].sort());
+      expect(new Set(ids(page.ads.filter((ad) => ad.is_clear)))).toEqual(new Set(saved.filter((id) => sample.has(id))));
 
-      // Another signed-in user who was served nothing sees the same ads locked.
+      // Another signed-in user who did none of it sees exactly the same.
       const others = concatenatePages(await listAllPages('other', { brandId: library[0]!.brandId }));
-      expect(others.some((ad) => ad.is_clear)).toBe(false);
-      expect((await getAd('other', teaser[0]!))!.is_clear).toBe(false);
+      expect(shown(others)).toEqual(shown(filtered));
+      // There is nowhere to record what a viewer was served.
+      const { rows } = await ctx.db.query<{ table: string | null }>(`select to_regclass('public.ad_unlocks')::text as table`);
+      expect(rows).toEqual([{ table: null }]);
     });
   });
 
@@ -531,16 +607,27 @@ describeOnEngines('listing ads', (ctx) => {
       expect(count(d.pastel)).toBeGreaterThan(10 * count(d.rare));
     });
 
-    it('never unlocks a row with a filter or a search: only ads without a subscription requirement are clear', async () => {
-      for (const viewer of teaserViewers) {
-        for (const { args } of filterCases) {
-          const rows = concatenatePages(await listAllPages(viewer, args()));
-          const clear = rows.filter((ad) => ad.is_clear);
-          expect(ids(clear)).toEqual(ids(rows).filter((id) => freeAds.includes(id)));
-          expect(rows.filter((ad) => !ad.is_clear).every((ad) => ad.display_480_path === null && ad.display_960_path === null)).toBe(true);
+    it('never shows more clear than the sample with a filter or a search', async () => {
+      const sample = await sampleIds(ctx.db);
+      const { rows: [counts] } = await ctx.db.query<{ premium: number }>(
+        'select count(*)::int as premium from public.ads where requires_subscription');
+      expect(sample.size).toBeGreaterThan(0);
+      expect(sample.size).toBeLessThanOrEqual(Math.ceil(counts!.premium / 10));
+      const clear = union(sample, freeAds);
+      for (const viewer of sampleViewers) {
+        const servedClear = new Set<string>();
+        for (const { title, args, keeps } of filterCases) {
+          const pages = await listAllPages(viewer, args());
+          // Each page: the query's ads in time order, the sample's and the free ones first.
+          expect(pages.map((page) => ids(page.ads)), `${viewer}, ${title}`).toEqual(servedPages(model.filter(keeps), clear));
+          for (const ad of pages.flatMap((page) => page.ads)) {
+            if (ad.is_clear) servedClear.add(ad.id);
+            expect({ preview: ad.preview_url !== null, display: [ad.display_480_url !== null, ad.display_960_url !== null] })
+              .toEqual({ preview: !ad.is_clear, display: [ad.is_clear, ad.is_clear] });
+          }
         }
+        expect([...servedClear].filter((id) => !clear.has(id)), viewer).toEqual([]);
       }
-      expect(await unlockCount(ctx.db)).toBe(0);
     });
 
     it('treats %, _ and \\ in a search as the characters themselves, not as wildcards', async () => {
@@ -581,9 +668,10 @@ describeOnEngines('listing ads', (ctx) => {
         const first = await listAds('free');
         const [payload, signature] = first.next_cursor!.split('.') as [string, string];
         const original = decode(payload);
-        // The payload names the last row of the page.
-        expect(original.i).toBe(first.ads[59]!.id);
-        expect(original.t).toBe(first.ads[59]!.created_at);
+        // The payload names the last row of the page in time order, wherever the page shows it.
+        const last = inTimeOrder(first.ads)[59]!;
+        expect(original.i).toBe(last.id);
+        expect(original.t).toBe(last.created_at);
 
         const tampered = [
           `${encode({ ...original, i: first.ads[5]!.id })}.${signature}`,
@@ -605,7 +693,7 @@ describeOnEngines('listing ads', (ctx) => {
           await expectPgError(listAds('free', { cursor }), invalidCursor);
         }
         // The untouched cursor still works.
-        expect((await listAds('free', { cursor: first.next_cursor! })).ads[0]!.id).toBe(model[60]!.id);
+        expect(inTimeOrder((await listAds('free', { cursor: first.next_cursor! })).ads)[0]!.id).toBe(model[60]!.id);
       });
 
       it('refuses a filtered query\'s cursor in the unfiltered query, another filter or another board, and the reverse', async () => {
@@ -673,6 +761,7 @@ describeOnEngines('listing ads', (ctx) => {
     let topPicks: SeededAd[];
     let blackFridayTag: string;
     let topPicksTag: string;
+    let sample: Set<string>;
 
     const boardIds = async (board: string) => ids(concatenatePages(await listAllPages('subscriber', { board })));
     const flagsOf = async (id: string) =>
@@ -685,10 +774,14 @@ describeOnEngines('listing ads', (ctx) => {
       const categoryId = (await newCategory(ctx.db)).id;
       blackFridayTag = await systemTagId(ctx.db, 'black_friday');
       topPicksTag = await systemTagId(ctx.db, 'top_picks');
-      library = await insertAds(ctx.db, { count: 20, brandId, categoryId, start: '2026-01-01T00:00:00Z' });
+      const plain = await insertAds(ctx.db, { count: 20, brandId, categoryId, start: '2026-01-01T00:00:00Z' });
       blackFriday = newestFirst(await insertAds(ctx.db, { count: 11, brandId, categoryId, start: '2026-01-01T00:00:30Z', tagIds: [blackFridayTag] }));
       topPicks = newestFirst(await insertAds(ctx.db, { count: 11, brandId, categoryId, start: '2026-01-01T00:00:45Z', tagIds: [topPicksTag] }));
-      library = newestFirst([...library, ...topPicks]);
+      library = newestFirst([...plain, ...topPicks]);
+      // Published 20 plain ads, 11 Black Friday ads, 11 Top Picks, each oldest first: the 1st and 11th of the plain ads and of
+      // the Black Friday ads, and the 10th Top Pick.
+      sample = await sampleIds(ctx.db);
+      expect(sample).toEqual(new Set([plain[0]!.id, plain[10]!.id, blackFriday[10]!.id, blackFriday[0]!.id, topPicks[1]!.id]));
     });
 
     it('lists the library without the Black Friday ads, and the Black Friday board with only them', async () => {
@@ -703,26 +796,41 @@ describeOnEngines('listing ads', (ctx) => {
       });
     });
 
-    it('opens the Black Friday board to a free user with the teaser, and all clear to a flagged user and a subscriber', async () => {
-      for (const viewer of ['free', 'expired'] as const) {
-        const page = await listAds(viewer, { board: 'black-friday' });
-        expect(ids(page.ads)).toEqual(ids(blackFriday));
-        expect(clearFlags(page)).toEqual(teaserFlags(11, 2));
+    it('shows every Black Friday ad clear to every signed-in viewer, on its board, on Top Picks and on its own page', async () => {
+      const signedIn: Viewer[] = ['free', 'flagged', 'expired', 'other', 'trialing', 'subscriber', 'cancelledInPeriod', 'admin'];
+      // A Top Pick outside the sample joins the Black Friday board too.
+      const both = topPicks[10]!.id;
+      expect(sample.has(both)).toBe(false);
+      await ctx.db.query('insert into public.ad_tags (ad_id, tag_id) values ($1, $2)', [both, blackFridayTag]);
+      try {
+        const board = newestFirst([...blackFriday, topPicks[10]!]);
+        for (const viewer of signedIn) {
+          const page = await listAds(viewer, { board: 'black-friday' });
+          expect(ids(page.ads), viewer).toEqual(ids(board));
+          expect(page.ads.every((ad) => ad.is_clear && links(ad).display960 !== null), viewer).toBe(true);
+          for (const ad of board) expect((await getAd(viewer, ad.id))!.is_clear, `${viewer}: ${ad.id}`).toBe(true);
+          const picks = await listAds(viewer, { board: 'top-picks' });
+          expect(picks.ads.find((row) => row.id === both)!.is_clear, viewer).toBe(true);
+        }
+        // Anonymous visitors see a Black Friday ad clear only when it is in the sample.
+        const picks = await listAds('anonymous', { board: 'top-picks' });
+        expect(picks.ads.find((row) => row.id === both)).toMatchObject({ is_clear: false, display_480_url: null, display_960_url: null });
+        for (const ad of board) expect((await getAd('anonymous', ad.id))!.is_clear, ad.id).toBe(sample.has(ad.id));
+      } finally {
+        await ctx.db.query('delete from public.ad_tags where ad_id = $1 and tag_id = $2', [both, blackFridayTag]);
       }
-      for (const viewer of ['flagged', 'subscriber', 'trialing', 'admin'] as const) {
-        const page = await listAds(viewer, { board: 'black-friday' });
-        expect(ids(page.ads)).toEqual(ids(blackFriday));
-        expect(page.ads.every((ad) => ad.is_clear && ad.display_960_path !== null)).toBe(true);
+      // The board is all a signed-in free viewer gets: the library shows them the sample, as anyone.
+      for (const viewer of ['free', 'flagged'] as const) {
+        expect(ids((await listAds(viewer)).ads), viewer).toEqual(servedPages(library, sample)[0]);
       }
-      // The flag opens the board; it records nothing, and does not open the library.
-      expect(await unlockedIds(ctx.db, people.flagged.id)).toEqual([]);
-      expect(clearFlags(await listAds('flagged'))).toEqual(teaserFlags(31, 4));
     });
 
-    it('lists only ads carrying the top_picks tag on Top Picks, where the Black Friday flag does not help', async () => {
+    it('lists only ads carrying the top_picks tag on Top Picks, the sample clear and first for anonymous, free and flagged viewers', async () => {
       expect(await boardIds('top-picks')).toEqual(ids(topPicks));
       for (const viewer of ['anonymous', 'free', 'flagged'] as const) {
-        expect(clearFlags(await listAds(viewer, { board: 'top-picks' }))).toEqual(teaserFlags(11, 2));
+        const board = await listAds(viewer, { board: 'top-picks' });
+        expect(ids(board.ads), viewer).toEqual(servedPages(topPicks, sample)[0]);
+        expect(clearFlags(board), viewer).toEqual(leadingClear(11, 1));
       }
       expect(clearFlags(await listAds('subscriber', { board: 'top-picks' })).every(Boolean)).toBe(true);
     });
@@ -748,15 +856,15 @@ describeOnEngines('listing ads', (ctx) => {
       expect(await boardIds('library')).toEqual(ids(library));
     });
 
-    it('shows a flagged user a Black Friday ad clear wherever it is listed, as on its own board', async () => {
-      const ad = topPicks[10]!.id;
+    it('shows a Black Friday ad in the sample clear to anonymous visitors wherever it is listed, like any ad of the sample', async () => {
+      const ad = topPicks[1]!.id;
+      expect(sample.has(ad)).toBe(true);
       await ctx.db.query('insert into public.ad_tags (ad_id, tag_id) values ($1, $2)', [ad, blackFridayTag]);
       try {
-        const flagged = await listAds('flagged', { board: 'top-picks' });
-        expect(flagged.ads.find((row) => row.id === ad)!.is_clear).toBe(true);
-        expect(flagged.ads.filter((row) => row.id !== ad).map((row) => row.is_clear)).toEqual(teaserFlags(10, 2));
-        const free = await listAds('free', { board: 'top-picks' });
-        expect(free.ads.find((row) => row.id === ad)!.is_clear).toBe(false);
+        const board = await listAds('anonymous', { board: 'top-picks' });
+        expect(board.ads[0]).toMatchObject({ id: ad, is_clear: true, is_black_friday: true });
+        expect(board.ads.slice(1).every((row) => !row.is_clear)).toBe(true);
+        expect((await getAd('anonymous', ad))!.is_clear).toBe(true);
       } finally {
         await ctx.db.query('delete from public.ad_tags where ad_id = $1 and tag_id = $2', [ad, blackFridayTag]);
       }
@@ -787,18 +895,24 @@ describeOnEngines('listing ads', (ctx) => {
       expect(await getAd('anonymous', randomUUID())).toBeNull();
     });
 
-    it('shows an ad locked to anonymous, free and expired viewers, and clear to entitled ones', async () => {
-      const id = library[0]!.id;
-      for (const viewer of ['anonymous', 'free', 'expired', 'flagged'] as const) {
-        const ad = await getAd(viewer, id);
-        expect(ad).toMatchObject({ id, is_clear: false, display_480_path: null, display_960_path: null });
-        expect(ad!.preview_path).toMatch(/^previews\//);
+    it('shows an ad locked to anonymous, free, flagged and expired viewers unless it is in the sample, and clear to entitled ones', async () => {
+      // The first ad published, the oldest, is the sample.
+      const sampled = library[4]!.id;
+      expect(await sampleIds(ctx.db)).toEqual(new Set([sampled]));
+      const stored = await storedPaths(ctx.db, ids(library));
+      for (const viewer of sampleViewers) {
+        for (const { id } of library) {
+          const ad = await getAd(viewer, id);
+          expect(ad).toMatchObject({ id, is_clear: id === sampled });
+          expect(links(ad!), `${viewer}: ${id}`).toEqual(linksFor(stored.get(id)!, id === sampled));
+        }
       }
       for (const viewer of entitledViewers) {
-        const ad = await getAd(viewer, id);
-        expect(ad).toMatchObject({ id, is_clear: true });
-        expect(ad!.display_480_path).toMatch(/\/480\.webp$/);
-        expect(ad!.display_960_path).toMatch(/\/960\.webp$/);
+        for (const { id } of library) {
+          const ad = await getAd(viewer, id);
+          expect(ad).toMatchObject({ id, is_clear: true });
+          expect(links(ad!)).toEqual(linksFor(stored.get(id)!, true));
+        }
       }
     });
 
@@ -807,20 +921,22 @@ describeOnEngines('listing ads', (ctx) => {
       await setRequiresSubscription(ctx.db, [id], false);
       try {
         expect((await getAd('anonymous', id))!.is_clear).toBe(true);
-        expect((await getAd('free', id))!.display_480_path).not.toBeNull();
+        expect((await getAd('free', id))!.display_480_url).not.toBeNull();
       } finally {
         await setRequiresSubscription(ctx.db, [id], true);
       }
     });
 
-    it('shows a flagged user a Black Friday ad clear and nothing else', async () => {
-      expect((await getAd('flagged', blackFriday[0]!.id))!.is_clear).toBe(true);
-      expect((await getAd('free', blackFriday[0]!.id))!.is_clear).toBe(false);
-      expect((await getAd('flagged', library[1]!.id))!.is_clear).toBe(false);
+    it('shows a Black Friday ad clear on its own page to every signed-in viewer, flagged or not, and locked to anonymous visitors', async () => {
+      for (const viewer of ['free', 'flagged', 'expired', 'other'] as const) {
+        for (const { id } of blackFriday) expect((await getAd(viewer, id))!.is_clear, `${viewer}: ${id}`).toBe(true);
+        expect((await getAd(viewer, library[1]!.id))!.is_clear, viewer).toBe(false);
+      }
+      for (const { id } of blackFriday) expect((await getAd('anonymous', id))!.is_clear, id).toBe(false);
     });
 
     it('refuses navigation to anonymous, free, expired and flagged viewers', async () => {
-      for (const viewer of teaserViewers) {
+      for (const viewer of sampleViewers) {
         await expectPgError(neighbours(viewer, library[0]!.id), { code: '42501', detail: 'subscription_required' });
       }
     });
@@ -891,29 +1007,30 @@ describeOnEngines('listing ads', (ctx) => {
       await expectPgError(listAds('free', { cursor: first.next_cursor! }), { code: '22023', detail: 'invalid_cursor' });
     });
 
-    it('shows a board\'s ads clear only by access, a free ad or an earlier unlock, never by the teaser', async () => {
-      await setRequiresSubscription(ctx.db, [ads[30]!.id], false);
-      await ctx.db.query('insert into public.ad_unlocks (user_id, ad_id) values ($1, $2)', [people.free.id, ads[40]!.id]);
+    it('shows a board\'s ads clear by the rule of every list: access, a free ad, the sample, and Black Friday ads to their signed-in owner', async () => {
+      // Published oldest first: every tenth ad from the oldest is the sample.
+      const sample = new Set(ids(ads.filter((_, i) => i % 10 === 0)));
+      expect(await sampleIds(ctx.db)).toEqual(sample);
+      await setRequiresSubscription(ctx.db, [ads[31]!.id], false);
       try {
+        const stored = await storedPaths(ctx.db, ids(ads));
         const first = await listCollection('free', freeBoard);
         const rows = concatenatePages([first, await listCollection('free', freeBoard, first.next_cursor!)]);
-        expect(rows.filter((ad) => ad.is_clear).map((ad) => ad.id).sort()).toEqual([ads[30]!.id, ads[40]!.id].sort());
-        expect(rows.filter((ad) => !ad.is_clear).every((ad) => ad.display_480_path === null)).toBe(true);
-        // Listing a board records nothing.
-        expect(await unlockedIds(ctx.db, people.free.id)).toEqual([ads[40]!.id]);
+        expect(new Set(ids(rows.filter((ad) => ad.is_clear)))).toEqual(union(sample, [ads[31]!.id]));
+        for (const ad of rows) expect(links(ad), ad.id).toEqual(linksFor(stored.get(ad.id)!, ad.is_clear));
       } finally {
-        await setRequiresSubscription(ctx.db, [ads[30]!.id], true);
+        await setRequiresSubscription(ctx.db, [ads[31]!.id], true);
       }
 
       const subscriberBoard = await newBoard(ctx.db, people.subscriber, 'Swipe file');
       const flaggedBoard = await newBoard(ctx.db, people.flagged, 'Ideas');
       await ctx.db.query(
         'insert into public.user_collection_items (collection_id, ad_id) select c, a from unnest($1::uuid[]) c cross join unnest($2::uuid[]) a',
-        [[subscriberBoard, flaggedBoard], [ads[0]!.id, blackFriday[0]!.id]],
+        [[subscriberBoard, flaggedBoard], [ads[1]!.id, blackFriday[0]!.id]],
       );
       expect((await listCollection('subscriber', subscriberBoard)).ads.every((ad) => ad.is_clear)).toBe(true);
       const flagged = await listCollection('flagged', flaggedBoard);
-      expect(Object.fromEntries(flagged.ads.map((ad) => [ad.id, ad.is_clear]))).toEqual({ [ads[0]!.id]: false, [blackFriday[0]!.id]: true });
+      expect(Object.fromEntries(flagged.ads.map((ad) => [ad.id, ad.is_clear]))).toEqual({ [ads[1]!.id]: false, [blackFriday[0]!.id]: true });
     });
   });
 
@@ -929,6 +1046,11 @@ describeOnEngines('listing ads', (ctx) => {
       categoryId = (await newCategory(ctx.db, 'Shape Category')).id;
       typeId = (await newType(ctx.db, 'Shape Type')).id;
       const tags = [await newTag(ctx.db, 'cherry'), await newTag(ctx.db, 'Banana'), await newTag(ctx.db, 'apple')];
+      // Published first, a Black Friday ad is the sample; the ad below is not, so a free viewer gets it locked (and it is
+      // alone on its side for navigation).
+      await insertAds(ctx.db, {
+        count: 1, brandId: (await newBrand(ctx.db)).id, categoryId, start: '2026-03-01T00:00:00Z', tagIds: [await systemTagId(ctx.db, 'black_friday')],
+      });
       const [ad] = await insertAds(ctx.db, {
         count: 1, brandId, categoryId, typeId, start: '2026-03-04T05:06:07.123456Z', tagIds: tags.map((tag) => tag.id),
       });
@@ -955,23 +1077,33 @@ describeOnEngines('listing ads', (ctx) => {
         height: 1350,
         thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==',
         is_clear: false,
-        display_480_path: null,
-        display_960_path: null,
+        display_480_url: null,
+        display_960_url: null,
       };
+      const stored = (await storedPaths(ctx.db, [adId])).get(adId)!;
+      const signed = (path: string) => expect.stringMatching(new RegExp(`^object/sign/ad-images/${path.replace(/\./g, '\\.')}\\?token=`));
 
       const page = await listAds('free', { brandId });
       expect(Object.keys(page).sort()).toEqual(['ads', 'next_cursor']);
       expect(Object.keys(page.ads[0]!).sort()).toEqual(adKeys);
-      expect(page.ads[0]).toEqual({ ...expected, preview_path: expect.stringMatching(/^previews\/[0-9a-f]+-1\.webp$/) });
+      expect(page.ads[0]).toEqual({
+        ...expected,
+        preview_path: expect.stringMatching(/^previews\/[0-9a-f]+-1\.webp$/),
+        preview_url: signed(stored.preview_path),
+      });
+      expect(links(page.ads[0]!)).toEqual(linksFor(stored, false));
 
       const detail = await getAd('subscriber', adId);
       expect(Object.keys(detail!).sort()).toEqual(adKeys);
-      expect(detail).toMatchObject({
+      expect(detail).toEqual({
         ...expected,
+        preview_path: stored.preview_path,
         is_clear: true,
-        display_480_path: expect.stringMatching(/\/480\.webp$/),
-        display_960_path: expect.stringMatching(/\/960\.webp$/),
+        preview_url: null,
+        display_480_url: signed(stored.display_480_path),
+        display_960_url: signed(stored.display_960_path),
       });
+      expect(links(detail!)).toEqual(linksFor(stored, true));
       expect(detail!.created_at).toMatch(isoMicros);
 
       const board = await newBoard(ctx.db, people.subscriber, 'Shapes');

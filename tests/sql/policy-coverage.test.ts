@@ -149,14 +149,10 @@ const registry: Record<string, PolicyCheck> = {
     sql: 'delete from public.user_collection_items where collection_id = {board}',
   },
 
-  'ad_unlocks: a user reads their own': {
-    table: 'public.ad_unlocks', as: ['free'], what: 'read the ads they were served clear',
-    sql: 'select * from public.ad_unlocks where user_id = auth.uid()',
-  },
-
   'obyect: admins read the image buckets': {
-    table: 'storage.objects', as: ['admin'], what: 'list the display images',
-    sql: `select * from storage.objects where bucket_id = 'ad-images'`,
+    table: 'storage.objects', as: ['admin'], what: 'list the originals and the display images',
+    sql: `select * from storage.objects o where o.bucket_id = 'ad-originals' and o.name = {original}
+            and exists (select 1 from storage.objects i where i.bucket_id = 'ad-images' and i.name = {preview})`,
   },
   'obyect: admins upload to the image buckets': {
     table: 'storage.objects', as: ['admin'], what: 'upload an image',
@@ -169,10 +165,6 @@ const registry: Record<string, PolicyCheck> = {
   'obyect: admins delete from the image buckets': {
     table: 'storage.objects', as: ['admin'], what: 'delete an image',
     sql: `delete from storage.objects where bucket_id = 'ad-images' and name = {preview}`,
-  },
-  'obyect: entitled users read originals': {
-    table: 'storage.objects', as: ['subscriber'], what: 'read the original images',
-    sql: `select * from storage.objects where bucket_id = 'ad-originals'`,
   },
 };
 
@@ -190,7 +182,6 @@ async function buildFixture(db: Queryable): Promise<Fixture> {
   const spareAd = await newAd(db, { brandId: brand.id, categoryId: category.id });
   const board = await newBoard(db, people.free, 'Policy board of free');
   await db.query('insert into public.user_collection_items (collection_id, ad_id) values ($1, $2)', [board, ad.id]);
-  await db.query('insert into public.ad_unlocks (user_id, ad_id) values ($1, $2)', [people.free.id, ad.id]);
   await db.query(`select public.record_subscription_holders($1, 'cus_policy', 'fp_policy', 'sub_policy')`, [people.subscriber.id]);
   await newObject(db, 'ad-originals', 'policy/original.jpg', 'image/jpeg');
   for (const name of ['policy/480.webp', 'policy/960.webp', 'previews/policy.webp']) await newObject(db, 'ad-images', name);
@@ -211,6 +202,7 @@ async function buildFixture(db: Queryable): Promise<Fixture> {
       ad: ad.id,
       spareAd: spareAd.id,
       preview: ad.preview_path,
+      original: ad.original_path,
       board,
     },
   };

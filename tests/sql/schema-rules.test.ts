@@ -15,6 +15,7 @@ const answersAnon = [
 const refusesAnonByName = [
   'delete_board(p_id uuid, p_move_children_up boolean)',
   'get_ad_neighbours(p_id uuid)',
+  'get_ad_original_download(p_id uuid)',
   'get_or_create_favorites_id()',
   'list_collection_ads(p_collection_id uuid, p_cursor text)',
   'save_ad_boards(p_ad_id uuid, p_add uuid[], p_remove uuid[])',
@@ -151,7 +152,9 @@ describeOnEngines('schema rules', (ctx) => {
     );
     const adminFunctions = rows.filter((row) => isAdminFunction(row.name));
     expect(adminFunctions.map((row) => row.name)).toEqual(
-      expect.arrayContaining(['admin_delete_ads', 'admin_set_black_friday_access', 'admin_update_ads', 'get_ads_admin', 'tag_ads_of_day']),
+      expect.arrayContaining([
+        'admin_ad_images', 'admin_delete_ads', 'admin_set_black_friday_access', 'admin_update_ads', 'get_ads_admin', 'tag_ads_of_day',
+      ]),
     );
     const free = await newUser(ctx.db);
     const admin = await newUser(ctx.db);

@@ -33,11 +33,11 @@ describeOnEngines('storage buckets and policies', (ctx) => {
     admin = userActor(people.admin);
   });
 
-  it('has the four buckets with their public flag, size limit and image types', async () => {
+  it('has the four buckets with their public flag, size limit and image types: ad images private, reached only by signed links', async () => {
     const { rows } = await ctx.db.query(
       `select id, public, file_size_limit, allowed_mime_types from storage.buckets where id = any ($1) order by id`, [[...imageBuckets]]);
     expect(rows).toEqual([
-      { id: 'ad-images', public: true, file_size_limit: '5242880', allowed_mime_types: ['image/webp'] },
+      { id: 'ad-images', public: false, file_size_limit: '5242880', allowed_mime_types: ['image/webp'] },
       {
         id: 'ad-originals', public: false, file_size_limit: String(20 * 1024 * 1024),
         allowed_mime_types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'],
@@ -120,16 +120,18 @@ describeOnEngines('storage buckets and policies', (ctx) => {
       }
     });
 
-    it('can read the originals with access (to sign URLs), and nothing else', async () => {
+    it('cannot list or sign the originals or the display images with access either: they come only through the database\'s links', async () => {
       const original = objectName('original');
       await newObject(ctx.db, 'ad-originals', original, 'image/jpeg');
       for (const bucket of ['ad-images', 'brand-logos', 'banners']) await newObject(ctx.db, bucket, objectName('hidden'));
       for (const [who, actor] of entitled()) {
-        const rows = await queryAs<{ bucket_id: string; name: string }>(
-          ctx.db, actor, 'select bucket_id, name from storage.objects where bucket_id = any ($1)', [[...imageBuckets]]);
-        expect(new Set(rows.map((row) => row.bucket_id)), who).toEqual(new Set(['ad-originals']));
-        expect(rows.map((row) => row.name), who).toContain(original);
+        const rows = await queryAs(ctx.db, actor, 'select bucket_id, name from storage.objects where bucket_id = any ($1)', [[...imageBuckets]]);
+        expect(rows, who).toEqual([]);
       }
+      // An admin still lists every image bucket.
+      const listed = await queryAs<{ bucket_id: string }>(ctx.db, admin,
+        'select distinct bucket_id from storage.objects where bucket_id = any ($1) order by 1', [[...imageBuckets]]);
+      expect(listed.map((row) => row.bucket_id)).toEqual([...imageBuckets].sort());
     });
   });
 
