@@ -114,7 +114,7 @@ export const TEXTS = {
     // For accounts that had their trial (it is given once): the same plans, without the trial's promises.
     checkingOffer: 'Checking your offer…',
     subscribeNow: 'Subscribe now',
-    subtitleWithoutTrial: 'Full access to every winning ad. Cancel anytime.',
+    subtitleWithoutTrial: 'Full access to every winning ad, starting today.',
     billedMonthlyWithoutTrial: 'Billed monthly',
     chargedToday: 'Charged today. Cancel anytime.',
     agreementWithoutTrial: 'By subscribing you agree to our',

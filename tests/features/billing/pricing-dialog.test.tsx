@@ -146,7 +146,7 @@ describe('the pricing dialog', () => {
     await waitFor(() => expect(checkoutCalls()).toHaveLength(1));
     expect(checkoutCalls()[0]!.body).toEqual({ priceId: LOCAL_STRIPE_PRICES.monthly, baseUrl: window.location.origin });
     expect(dialog.textContent).not.toMatch(/trial|No charge today/i);
-    expect(screen.getByText('Full access to every winning ad. Cancel anytime.')).toBeTruthy();
+    expect(screen.getByText('Full access to every winning ad, starting today.')).toBeTruthy();
     expect(dialog.textContent).toContain('Billed monthly');
     expect(dialog.textContent).toContain('Charged today. Cancel anytime.');
     expect(dialog.textContent).toContain('By subscribing you agree to our');
