@@ -6,6 +6,7 @@ import type { E2eStack } from './support/e2e-stack.ts';
 import { journeyWithLibrary } from './support/journey.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 import { signIn } from './support/signed-in.ts';
+import { publicObjectUrl, signedObjectUrl } from './support/stored-images.ts';
 
 const ADMIN = { email: 'admin@obyect.local', password: 'obyect-admin' };
 const POLL = { timeout: 20_000, interval: 200 };
@@ -103,8 +104,10 @@ journey('the admin edits one ad inline, bulk-sets the type of three, and bulk-ad
 journey('the admin bulk-deletes two ads after confirming, and their stored images are gone from storage', async ({ page, stack, library }) => {
   const ads = await adsOf(stack, library.brand.id);
   const doomed = ads.slice(-2);
-  const publicUrl = (path: string) => `${stack.url}/storage/v1/object/public/ad-images/${path}`;
-  for (const ad of doomed) expect((await fetch(publicUrl(ad.display_480_path))).status).toBe(200);
+  // The bucket is private: no public URL serves the images, a signed link does until the object is gone.
+  const signed = await Promise.all(doomed.map((ad) => signedObjectUrl(stack, 'ad-images', ad.display_480_path)));
+  for (const ad of doomed) expect((await fetch(publicObjectUrl(stack, 'ad-images', ad.display_480_path))).status).toBe(404);
+  for (const url of signed) expect((await fetch(url)).status).toBe(200);
   await openAdTable(page, stack);
 
   for (const ad of doomed) await select(page, ad.id);
@@ -129,7 +132,7 @@ journey('the admin bulk-deletes two ads after confirming, and their stored image
     )).rows[0]!.n;
   // The storage worker removes queued objects every few seconds.
   await expect.poll(remaining, POLL).toBe(0);
-  for (const ad of doomed) expect((await fetch(publicUrl(ad.display_480_path))).status).toBe(404);
+  for (const url of signed) expect((await fetch(url)).status).toBe(404);
 });
 
 journey('the admin renames and deletes a brand, each after its confirmation', async ({ page, stack, library }) => {

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { DEMO_ACCOUNTS, seedDemoAccounts } from '../local/seed/demo-accounts.ts';
 import { journeyWithLibrary } from './support/journey.ts';
 import { signIn } from './support/signed-in.ts';
+import { publicObjectUrl, signedObjectUrl } from './support/stored-images.ts';
 
 const ADMIN = DEMO_ACCOUNTS.find((account) => account.role === 'admin')!;
 const POLL = { timeout: 30_000, interval: 250 };
@@ -122,9 +123,16 @@ journey('the demo admin uploads six images with brand, category and tags: the br
     .poll(() => cards.locator('img[srcset]').evaluateAll((images) => images.every((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth > 0)), POLL)
     .toBe(true);
 
+  // The cards' images come through signed links to the private bucket, never its public path.
+  for (const srcset of srcsets) {
+    expect(srcset).toContain(`/storage/v1/object/sign/ad-images/`);
+    expect(srcset).toContain('?token=');
+  }
+  expect((await fetch(publicObjectUrl(stack, 'ad-images', ads[0]!.display_480_path))).status).toBe(404);
+
   // The variants are WebP at 480 and 960 wide; the preview is the small blurred one.
   const sizeOf = async (path: string) => {
-    const response = await fetch(`${stack.url}/storage/v1/object/public/ad-images/${path}`);
+    const response = await fetch(await signedObjectUrl(stack, 'ad-images', path));
     expect(response.headers.get('content-type')).toBe('image/webp');
     const metadata = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
     return [metadata.format, metadata.width, metadata.height];

@@ -23,6 +23,8 @@ export interface SeenCard {
   id: string;
   locked: boolean;
   brand: string;
+  /** The card shows the lock's 'Unlock to view' over its image. */
+  unlockPrompt: boolean;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function collectCards(page: Page, total: number): Promise<SeenCard[
           id: (element as HTMLElement).dataset.adId!,
           locked: (element as HTMLElement).dataset.locked === 'true',
           brand: element.querySelector('header div > p')?.textContent ?? '',
+          unlockPrompt: (element.textContent ?? '').includes('Unlock to view'),
           top: Math.round(box.top + window.scrollY),
           left: Math.round(box.left),
         };
@@ -55,7 +58,7 @@ export async function collectCards(page: Page, total: number): Promise<SeenCard[
     await page.waitForTimeout(60);
   }
   expect(seen.size).toBe(total);
-  return [...seen.values()].sort((a, b) => a.top - b.top || a.left - b.left).map(({ id, locked, brand }) => ({ id, locked, brand }));
+  return [...seen.values()].sort((a, b) => a.top - b.top || a.left - b.left).map(({ id, locked, brand, unlockPrompt }) => ({ id, locked, brand, unlockPrompt }));
 }
 
 /** Scrolls through the whole list (its end text shown) and says how many cards are clear and how many locked. */
@@ -63,4 +66,18 @@ export async function clearAndLocked(page: Page, total: number): Promise<{ clear
   const cards = await collectCards(page, total);
   await page.locator('[data-testid="list-end"]').waitFor({ state: 'attached' });
   return { clear: cards.filter((card) => !card.locked).length, locked: cards.filter((card) => card.locked).length };
+}
+
+/**
+ * The order in which a viewer without valid access sees a list that is newest
+ * first: each page of 60 keeps its ads but puts its clear ones first, then its
+ * locked ones, each newest first (docs/decisions/0021).
+ */
+export function clearFirstPerPage(idsNewestFirst: string[], clear: ReadonlySet<string>, pageSize = 60): string[] {
+  const order: string[] = [];
+  for (let start = 0; start < idsNewestFirst.length; start += pageSize) {
+    const page = idsNewestFirst.slice(start, start + pageSize);
+    order.push(...page.filter((id) => clear.has(id)), ...page.filter((id) => !clear.has(id)));
+  }
+  return order;
 }
