@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -26,7 +27,9 @@ async function tagBrand(stack: E2eStack, brandName: string, systemKey: 'black_fr
 
 /**
  * Twenty Black Friday ads (one brand), and Top Picks from two brands (twelve
- * and eight), each board with its banner; a free, a flagged and a subscribed user.
+ * and eight), each board with its banner; a free user, a free user with the
+ * profile's (now unused) Black Friday flag, and a subscriber. All premium: the
+ * free sample holds one in ten of them in insert order (two on each board).
  */
 const journey = journeyWithLibrary(async (stack) => {
   const blackFriday = await insertDemoAds(stack, 20, { brandPrefix: 'Voltage', minutesAgo: 100, width: 400 });
@@ -54,6 +57,13 @@ const journey = journeyWithLibrary(async (stack) => {
 
 const count = (page: Page, selector: string) => page.locator(selector).count();
 
+/** The ads of a themed board and which of them are in the free sample, from the database. */
+async function boardAds(stack: E2eStack, board: 'is_black_friday' | 'is_top_picks'): Promise<{ ids: Set<string>; sample: Set<string> }> {
+  const { rows } = await stack.db.query<{ id: string; free_sample: boolean }>(`select id, free_sample from public.ads where ${board}`);
+  return { ids: new Set(rows.map((row) => row.id)), sample: new Set(rows.filter((row) => row.free_sample).map((row) => row.id)) };
+}
+const clearIds = (cards: { id: string; locked: boolean }[]) => new Set(cards.filter((card) => !card.locked).map((card) => card.id));
+
 const brandsOf = async (page: Page, total: number) => new Set((await collectCards(page, total)).map((card) => card.brand));
 const idsOf = async (page: Page, total: number) => (await collectCards(page, total)).map((card) => card.id);
 
@@ -71,38 +81,87 @@ journey('an anonymous visitor meets the exclusive-access dialog on the Black Fri
   await page.waitForURL((url) => url.pathname === '/library');
 });
 
-journey('an anonymous visitor sees Top Picks with the first 10% clear, the banner, and the end', async ({ page }) => {
+journey('an anonymous visitor sees Top Picks with the free sample clear and leading, the banner, and the end', async ({ page, stack }) => {
+  const topPicks = await boardAds(stack, 'is_top_picks');
+  expect(topPicks.ids.size).toBe(20);
+  expect(topPicks.sample.size).toBe(2);
   await page.goto('/top-picks');
-  expect(await clearAndLocked(page, 20)).toEqual({ clear: 2, locked: 18 });
+  expect(await clearAndLocked(page, 20)).toEqual({ clear: topPicks.sample.size, locked: 20 - topPicks.sample.size });
   expect(await page.title()).toBe('Top Picks');
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Top Picks');
   expect(await page.locator('[data-testid="list-end"]').textContent()).toBe('You’ve reached the end.');
   const banner = page.getByTestId('page-banner');
   await banner.waitFor({ state: 'visible' });
   expect(await banner.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(800);
-  // The clear ones lead the page, whatever the session's order.
+  // The clear ones are the sample's and lead the page, whatever the session's order.
   const cards = await collectCards(page, 20);
-  expect(cards.slice(0, 2).every((card) => !card.locked)).toBe(true);
+  expect(clearIds(cards)).toEqual(topPicks.sample);
+  expect(cards.slice(0, topPicks.sample.size).every((card) => !card.locked)).toBe(true);
 });
 
-journey('a free user opens the Black Friday board with the first 10% clear; Top Picks the same', async ({ page, stack }) => {
+journey('a free user opens the whole Black Friday board clear; Top Picks shows only the free sample clear', async ({ page, stack }) => {
+  const topPicks = await boardAds(stack, 'is_top_picks');
   await signIn(page, stack, FREE);
   await page.goto('/black-friday');
-  expect(await clearAndLocked(page, 20)).toEqual({ clear: 2, locked: 18 });
+  expect(await clearAndLocked(page, 20)).toEqual({ clear: 20, locked: 0 });
   expect(await page.getByRole('dialog', { name: 'Black Friday Collection' }).count()).toBe(0);
   await page.goto('/top-picks');
-  expect(await clearAndLocked(page, 20)).toEqual({ clear: 2, locked: 18 });
+  const cards = await collectCards(page, 20);
+  expect(clearIds(cards)).toEqual(topPicks.sample);
   // A locked card opens the plans.
   await page.locator(`${LOCKED_CARDS} > button`).first().click();
   await page.getByRole('dialog', { name: 'Unlock every winning ad' }).waitFor({ state: 'visible' });
 });
 
-journey("a user with the profile's Black Friday access sees that whole board clear, and Top Picks as a free user does", async ({ page, stack }) => {
+journey("a free account's Black Friday board has no locked ad, at 1440 and 390 px", async ({ page, stack }) => {
+  const blackFriday = await boardAds(stack, 'is_black_friday');
+  // Most of the board is outside the free sample: only rule (d), signed in on the Black Friday board, clears it.
+  expect(blackFriday.ids.size).toBe(20);
+  expect(blackFriday.sample.size).toBeLessThan(blackFriday.ids.size);
+  await signIn(page, stack, FREE);
+  await mkdir('.tmp', { recursive: true });
+  for (const [width, height] of [[1440, 900], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto('/black-friday');
+    // The whole board, walked to its end.
+    const cards = await collectCards(page, 20);
+    await page.locator('[data-testid="list-end"]').waitFor({ state: 'attached' });
+    expect(new Set(cards.map((card) => card.id))).toEqual(blackFriday.ids);
+    expect(cards.filter((card) => card.locked)).toEqual([]);
+    expect(cards.filter((card) => card.unlockPrompt)).toEqual([]);
+    expect(await page.getByText('Unlock to view').count()).toBe(0);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.locator(CARDS).first().waitFor({ state: 'visible' });
+    // The first card's clear image has loaded through its signed link.
+    await expect
+      .poll(() => page.locator(`${CARDS} img[srcset*="/object/sign/ad-images/"]`).first().evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0), POLL)
+      .toBe(true);
+    await page.screenshot({ path: `.tmp/black-friday-free-${width}.png` });
+
+    // A card opens the ad, not the plans.
+    const card = page.locator(CARDS).first();
+    const adId = await card.getAttribute('data-ad-id');
+    // The card's image: a link to the ad when clear, a button to the plans when locked.
+    await card.locator(':scope > :not(header)').click();
+    await page.waitForURL((url) => url.pathname === `/ads/${adId}`);
+    await page.getByTestId('ad-detail').waitFor({ state: 'visible' });
+    expect(await page.getByRole('dialog', { name: 'Unlock every winning ad' }).count()).toBe(0);
+    expect(await page.getByTestId('ad-detail').getByText('This ad is for members').count()).toBe(0);
+    await expect
+      .poll(() => page.locator('[data-testid="ad-detail"] img[src*="/object/sign/ad-images/"]').first().evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0), POLL)
+      .toBe(true);
+    await page.screenshot({ path: `.tmp/black-friday-free-${width}-ad.png` });
+  }
+});
+
+journey("the profile's Black Friday flag grants nothing more: a flagged free user sees what any free user sees", async ({ page, stack }) => {
+  const topPicks = await boardAds(stack, 'is_top_picks');
   await signIn(page, stack, FLAGGED);
   await page.goto('/black-friday');
   expect(await clearAndLocked(page, 20)).toEqual({ clear: 20, locked: 0 });
   await page.goto('/top-picks');
-  expect(await clearAndLocked(page, 20)).toEqual({ clear: 2, locked: 18 });
+  expect(clearIds(await collectCards(page, 20))).toEqual(topPicks.sample);
 });
 
 journey('a subscriber sees both boards clear', async ({ page, stack }) => {
