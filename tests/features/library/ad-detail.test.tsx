@@ -48,7 +48,7 @@ describe('the ad detail', () => {
     const detail = await screen.findByTestId('ad-detail');
     await within(detail).findByText('This ad is for members');
     expect([...detail.querySelectorAll('img[data-preview]')].map((image) => image.getAttribute('src'))).toEqual([
-      `https://storage.test/ad-images/previews/${ad.id}.webp`,
+      `http://localhost:3000/storage/v1/object/sign/ad-images/previews/${ad.id}.webp?token=t`,
     ]);
     expect(detail.innerHTML).not.toContain('960.webp');
     fireEvent.click(within(detail).getByRole('button', { name: 'Unlock full access' }));

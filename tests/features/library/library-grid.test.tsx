@@ -63,7 +63,7 @@ describe('the library grid', () => {
     expect(box.style.aspectRatio).toBe('1080 / 1350');
     expect(box.style.backgroundImage).toContain('data:image/png;base64');
     expect(firstImage.getAttribute('srcset')).toBe(
-      `https://storage.test/ad-images/${ads[0]!.id}/480.webp 480w, https://storage.test/ad-images/${ads[0]!.id}/960.webp 960w`,
+      `http://localhost:3000/storage/v1/object/sign/ad-images/${ads[0]!.id}/480.webp?token=t 480w, http://localhost:3000/storage/v1/object/sign/ad-images/${ads[0]!.id}/960.webp?token=t 960w`,
     );
     expect(firstImage.getAttribute('sizes')).toBe('(max-width: 767px) 100vw, (max-width: 1023px) 50vw, (max-width: 1279px) 34vw, 25vw');
     expect(firstImage.getAttribute('loading')).toBe('eager');
@@ -86,7 +86,7 @@ describe('the library grid', () => {
     expect(cards.map((card) => card.dataset.locked)).toEqual(['false', 'true']);
     const lockedCard = cards[1]!;
     const images = lockedCard.querySelectorAll('img');
-    expect([...images].map((image) => image.getAttribute('src'))).toEqual([`https://storage.test/ad-images/previews/${locked!.id}.webp`]);
+    expect([...images].map((image) => image.getAttribute('src'))).toEqual([`http://localhost:3000/storage/v1/object/sign/ad-images/previews/${locked!.id}.webp?token=t`]);
     expect(lockedCard.innerHTML).not.toContain('480.webp');
     expect(within(lockedCard).getByText('Unlock to view')).toBeTruthy();
   });

@@ -81,7 +81,7 @@ describe('the upgrade flow from a locked ad', () => {
     const detail = await screen.findByTestId('ad-detail');
     expect(app.currentUrl()).toBe(`/ads/${clear.id}`);
     expect(screen.getByTestId('ad-grid')).toBeTruthy();
-    expect(within(detail).getByRole('img', { name: /Lumora ad/ }).getAttribute('src')).toBe(`https://storage.test/ad-images/${clear.id}/960.webp`);
+    expect(within(detail).getByRole('img', { name: /Lumora ad/ }).getAttribute('src')).toBe(`http://localhost:3000/storage/v1/object/sign/ad-images/${clear.id}/960.webp?token=t`);
     expect(fakeSupabase.callsOf('get_ad')).toHaveLength(0);
     expect(within(detail).getByTestId('promo-card').textContent).toContain('More winning creatives? Get started for free');
 
