@@ -3,7 +3,7 @@ import type { Engine } from '../local/db/database.ts';
 import { anon } from '../tests/support/acting.ts';
 import { BENCH_DATABASE_NAME, openPgliteBench, openPostgresBench, serverUrl, type BenchConnection } from './bench-database.ts';
 import { budgetOf, buildCases, listAdsCall, type BenchCase } from './cases.ts';
-import { callAs, measure, type RunLimits } from './measure.ts';
+import { callAs, measure, percentile, type RunLimits } from './measure.ts';
 import { checkPlans, describeScans, disablePlanCapture, enablePlanCapture, renderPlan, type PlanCheck } from './plans.ts';
 import { machineDescription, writeResults, type Figure } from './results.ts';
 import { seedBench, type BenchData } from './seed.ts';
@@ -140,16 +140,26 @@ async function measureSigning(conn: BenchConnection, engine: Engine, ads: number
   );
   const ids = rows[0]!.ids;
   const clear = ids.map(() => true);
-  const count = (result: Record<string, unknown>[]) => (result[0]?.page as unknown[] | undefined)?.length ?? 0;
-  const withLinks = await measure(conn, anon, 'select private.ads_json($1::uuid[], $2::boolean[]) as page', () => [ids, clear], count, settings.limits);
-  const withoutLinks = await measure(
-    conn,
-    anon,
+  // As the database owner: private.ads_json is not callable by the API roles, and the role switch is not what is measured.
+  const p50Of = async (sql: string, params: unknown[]) => {
+    for (let run = 0; run < settings.limits.warmupRuns; run += 1) await conn.query(sql, params);
+    const times: number[] = [];
+    let returned = 0;
+    const deadline = performance.now() + settings.limits.seconds * 1000;
+    for (let run = 0; run < settings.limits.runs && (run === 0 || performance.now() < deadline); run += 1) {
+      const started = performance.now();
+      const result = await conn.query<{ page: unknown[] }>(sql, params);
+      times.push(performance.now() - started);
+      returned = result.rows[0]?.page.length ?? 0;
+    }
+    times.sort((x, y) => x - y);
+    return { p50: percentile(times, 0.5), returned };
+  };
+  const withLinks = await p50Of('select private.ads_json($1::uuid[], $2::boolean[]) as page', [ids, clear]);
+  const withoutLinks = await p50Of(
     `select jsonb_agg(a.card || jsonb_build_object('is_clear', true) order by p.ord) as page
        from unnest($1::uuid[]) with ordinality as p (id, ord) join public.ads a on a.id = p.id`,
-    () => [ids],
-    count,
-    settings.limits,
+    [ids],
   );
   if (withLinks.returned !== 60 || withoutLinks.returned !== 60) throw new Error('The signing benchmark did not build 60 ads');
   log(`  signing a page's 120 image links: ${withLinks.p50.toFixed(2)} ms with links, ${withoutLinks.p50.toFixed(2)} ms without (p50)`);

@@ -103,9 +103,11 @@ begin
   v_need := v_need - v_joined;
   if v_need > 0 and cardinality(p_published) > 0 then
     v_before := v_premium - cardinality(p_published);
-    update public.ads a set free_sample = true, free_sample_since = now()
-     where a.id in (select c.id from unnest(p_published) with ordinality as c (id, ord)
-                     order by (v_before + c.ord - 1) % 10 <> 0, c.ord limit v_need);
+    -- A microsecond apart in publish order, so "the latest to join" is well defined within one statement too.
+    update public.ads a set free_sample = true, free_sample_since = now() + c.ord * interval '1 microsecond'
+      from (select p.id, p.ord from unnest(p_published) with ordinality as p (id, ord)
+             order by (v_before + p.ord - 1) % 10 <> 0, p.ord limit v_need) c
+     where a.id = c.id;
     get diagnostics v_need = row_count;
     v_joined := v_joined + v_need;
   end if;
@@ -159,13 +161,17 @@ language plpgsql
 security definer
 set search_path = ''
 as $$
+declare
+  v_member boolean;
 begin
   if new.requires_subscription then
     update private.free_sample_counts set premium = premium + 1;
     perform private.free_sample_fill(array[new.id]);
   else
+    -- The row as it is now, not as the statement found it: an earlier row's trim may have taken it out already.
+    select a.free_sample into v_member from public.ads a where a.id = new.id;
     update public.ads set free_sample = false, free_sample_since = null where id = new.id;
-    update private.free_sample_counts set premium = premium - 1, members = members - (case when old.free_sample then 1 else 0 end);
+    update private.free_sample_counts set premium = premium - 1, members = members - (case when v_member then 1 else 0 end);
     perform private.free_sample_trim();
   end if;
   return null;
