@@ -458,8 +458,8 @@ describeOnEngines('listing ads', (ctx) => {
     const start = Date.parse('2026-01-01T00:00:00Z');
     const at = (minutes: number) => new Date(start + minutes * 60_000).toISOString();
     const notBefore = (ad: SeededAd, since: string) => Date.parse(ad.createdAt) >= Date.parse(since);
-    interface Names { brands: Map<string, string>; categories: Map<string, string>; tags: Map<string, string> }
-    const names: Names = { brands: new Map(), categories: new Map(), tags: new Map() };
+    interface Names { brands: Map<string, string>; categories: Map<string, string>; types: Map<string, string>; tags: Map<string, string> }
+    const names: Names = { brands: new Map(), categories: new Map(), types: new Map(), tags: new Map() };
     let model: SeededAd[];
     let blackFriday: SeededAd[];
     let freeAds: string[];
@@ -488,8 +488,8 @@ describeOnEngines('listing ads', (ctx) => {
       d.quirky = await named(names.tags, newTag(ctx.db, 'Quirky'));
       d.fuel = await named(names.tags, newTag(ctx.db, 'Rocket Fuel'));
       d.rare = await named(names.tags, newTag(ctx.db, 'Rare Gem'));
-      d.video = (await newType(ctx.db, 'Video')).id;
-      d.still = (await newType(ctx.db, 'Still')).id;
+      d.video = await named(names.types, newType(ctx.db, 'Video'));
+      d.still = await named(names.types, newType(ctx.db, 'Still'));
       const blackFridayTag = await systemTagId(ctx.db, 'black_friday');
 
       model = [
@@ -515,7 +515,8 @@ describeOnEngines('listing ads', (ctx) => {
 
     const matches = (ad: SeededAd, search: string) => {
       const needle = search.toLowerCase();
-      return [names.brands.get(ad.brandId), names.categories.get(ad.categoryId), ...ad.tagIds.map((id) => names.tags.get(id))]
+      const type = ad.typeId ? names.types.get(ad.typeId) : undefined;
+      return [names.brands.get(ad.brandId), names.categories.get(ad.categoryId), type, ...ad.tagIds.map((id) => names.tags.get(id))]
         .some((name) => name !== undefined && name.toLowerCase().includes(needle));
     };
 
@@ -572,6 +573,8 @@ describeOnEngines('listing ads', (ctx) => {
       { title: 'search on a brand name, any case', args: () => ({ search: 'ACME rock' }), keeps: (ad) => matches(ad, 'acme rock'), pages: 2 },
       { title: 'search on a category name', args: () => ({ search: 'beauty' }), keeps: (ad) => matches(ad, 'beauty'), pages: 2 },
       { title: 'search on a tag name', args: () => ({ search: 'astel' }), keeps: (ad) => matches(ad, 'astel'), pages: 3 },
+      { title: 'search on a type name', args: () => ({ search: 'VIDE' }), keeps: (ad) => matches(ad, 'vide'), pages: 2 },
+      { title: 'search on a type name with a brand', args: () => ({ search: 'still', brandId: d.acme }), keeps: (ad) => matches(ad, 'still') && ad.brandId === d.acme, pages: 1 },
       {
         title: 'search matching a brand and a tag of the same ads',
         args: () => ({ search: '  Rocket ' }),
