@@ -16,6 +16,12 @@ const configSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('.data'),
   SMTP_URL: z.string().url().optional(),
+  // Realtime caps, after Supabase Realtime's limits (local/realtime/README.md).
+  REALTIME_MAX_CHANNELS_PER_CONNECTION: z.coerce.number().int().min(1).max(10_000).default(100),
+  REALTIME_MAX_JOINS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(100),
+  REALTIME_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(50),
+  REALTIME_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(200),
+  REALTIME_MAX_OUTGOING_BUFFER_BYTES: z.coerce.number().int().min(64 * 1024).max(1024 * 1024 * 1024).default(4 * 1024 * 1024),
 });
 
 export type LocalConfig = z.infer<typeof configSchema> & { siteUrl: string; anonKey: string; serviceRoleKey: string };
