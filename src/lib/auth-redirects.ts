@@ -2,3 +2,8 @@
 export function signInWithNextPath(location: { pathname: string; search: string }): string {
   return `/auth/signin?next=${encodeURIComponent(`${location.pathname}${location.search}`)}`;
 }
+
+/** Where to send someone asked to create an account; `next` brings them back here once they have signed in. */
+export function signUpWithNextPath(location: { pathname: string; search: string }): string {
+  return `/auth/signup?next=${encodeURIComponent(`${location.pathname}${location.search}`)}`;
+}

@@ -1,6 +1,8 @@
 /** The spec's numbers, named as in the spec (section 9). */
 export const FREE_AD_VIEW_LIMIT = 16;
 export const AD_VIEWS_STORAGE_KEY = 'obyect_ad_views';
+/** The ids behind that count, so that reopening an ad does not count it again. */
+export const VIEWED_AD_IDS_STORAGE_KEY = 'obyect_viewed_ad_ids';
 export const TRIAL_DAYS = 7;
 export const PAGE_SIZE = 60;
 export const ADMIN_PAGE_SIZE = 50;
@@ -43,3 +45,9 @@ export const AD_LIST_CACHE_MS = 30 * 60_000;
 /** Document titles are cut to 60 characters, descriptions to 160 (spec section 5). */
 export const DOCUMENT_TITLE_MAX_LENGTH = 60;
 export const DOCUMENT_DESCRIPTION_MAX_LENGTH = 160;
+/** The server's caps on what one user keeps in boards (decision record 0022); the texts of their errors name them. */
+export const BOARDS_MAX = 500;
+export const BOARD_DEPTH_MAX = 5;
+export const BOARD_ADS_MAX = 5000;
+export const FAVORITES_MAX = 10000;
+export const BOARD_NAME_MAX_LENGTH = 100;

@@ -6,7 +6,7 @@ import { toast } from '../../lib/toast.ts';
 import { ShareDialog } from '../../components/share-dialog.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useSession } from '../../lib/auth-session.tsx';
-import { signInWithNextPath } from '../../lib/auth-redirects.ts';
+import { signInWithNextPath, signUpWithNextPath } from '../../lib/auth-redirects.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
 import { AdGateModal } from '../../features/ad-gate/components/ad-gate-modal.tsx';
 import { useAdViewGate } from '../../features/ad-gate/hooks/use-ad-view-gate.ts';
@@ -148,7 +148,11 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
         title={ad ? `${ad.brand_name ?? TEXTS.adCard.unknownBrand} ad` : 'Ad'}
         copiedDescription={TEXTS.toasts.linkCopied.adDescription}
       />
-      <AdGateModal open={gate.isOpen} onOpenChange={(open) => (open ? gate.open() : gate.close())} onCreateAccount={startUpgrade} />
+      <AdGateModal
+        open={gate.isOpen}
+        onOpenChange={(open) => (open ? gate.open() : gate.close())}
+        onCreateAccount={() => (session ? startUpgrade() : navigate(signUpWithNextPath(location)))}
+      />
     </>
   );
 

@@ -26,8 +26,16 @@ describe('the anonymous view counter', () => {
 
   it('adds one per recorded view and saves it', () => {
     localStorage.setItem(KEY, '3');
-    expect(recordAdView(localStorage)).toBe(4);
+    expect(recordAdView(localStorage, 'ad-a')).toBe(4);
     expect(localStorage.getItem(KEY)).toBe('4');
+  });
+
+  it('counts distinct ads: opening the same ads again adds nothing', () => {
+    for (let round = 0; round < 3; round += 1) {
+      for (const id of ['ad-1', 'ad-2', 'ad-3', 'ad-4', 'ad-5', 'ad-6']) recordAdView(localStorage, id);
+    }
+    expect(readAdViewCount(localStorage)).toBe(6);
+    expect(recordAdView(localStorage, 'ad-7')).toBe(7);
   });
 
   it('reaches the limit at 16', () => {
@@ -86,13 +94,22 @@ describe('the gate over an opened ad', () => {
     expect(screen.queryByText(GATE_TITLE)).toBeNull();
   });
 
-  it("sends 'Create account' to sign in with next pointing back at the ad", async () => {
+  it("sends 'Create account' to sign-up with next pointing back at the ad", async () => {
     localStorage.setItem(KEY, '20');
     const ad = serveAd();
     const app = renderApp(`/ads/${ad.id}`);
     await screen.findByRole('dialog', { name: GATE_TITLE });
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
-    await waitFor(() => expect(app.currentUrl()).toBe(`/auth/signin?next=${encodeURIComponent(`/ads/${ad.id}`)}`));
+    await waitFor(() => expect(app.currentUrl()).toBe(`/auth/signup?next=${encodeURIComponent(`/ads/${ad.id}`)}`));
+  });
+
+  it('opens the gate again on a repeat view once the limit is reached, without counting it', async () => {
+    localStorage.setItem(KEY, '16');
+    const ad = serveAd();
+    localStorage.setItem('obyect_viewed_ad_ids', JSON.stringify([ad.id]));
+    renderApp(`/ads/${ad.id}`);
+    await screen.findByRole('dialog', { name: GATE_TITLE });
+    expect(localStorage.getItem(KEY)).toBe('16');
   });
 
   it('does not count views of a signed-in user', async () => {

@@ -16,7 +16,7 @@ describe('entitlement', () => {
   it('gives an anonymous visitor no access without asking the server, and the bar offers an account', async () => {
     renderApp('/library');
     const bar = await findBottomBar();
-    expect(within(bar).getByRole('link', { name: 'Create account' }).getAttribute('href')).toBe('/auth/signup');
+    expect(within(bar).getByRole('link', { name: 'Create account' }).getAttribute('href')).toBe('/auth/signup?next=%2Flibrary');
     expect(fakeSupabase.callsOf('has_valid_access')).toHaveLength(0);
     expect(screen.queryByRole('button', { name: /Upgrade Plan/ })).toBeNull();
   });

@@ -8,7 +8,7 @@ export interface AdViewGate {
 }
 
 /**
- * Counts each ad an anonymous visitor opens (once per ad id, StrictMode's
+ * Counts each distinct ad an anonymous visitor opens (StrictMode's
  * double effects included) and opens the gate at the free limit.
  */
 export function useAdViewGate(adId: string | undefined, counting: boolean): AdViewGate {
@@ -18,7 +18,7 @@ export function useAdViewGate(adId: string | undefined, counting: boolean): AdVi
   useEffect(() => {
     if (!counting || !adId || countedId.current === adId) return;
     countedId.current = adId;
-    if (isOverFreeLimit(recordAdView(window.localStorage))) setOpen(true);
+    if (isOverFreeLimit(recordAdView(window.localStorage, adId))) setOpen(true);
   }, [adId, counting]);
 
   const open = useCallback(() => setOpen(true), []);

@@ -1,4 +1,5 @@
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
+import { signUpWithNextPath } from '../../../lib/auth-redirects.ts';
 import { Button, buttonClasses } from '../../../components/ui/button.tsx';
 import { SparkIcon } from '../../../components/ui/icons.tsx';
 import { TEXTS } from '../../../lib/spec-texts.ts';
@@ -10,6 +11,7 @@ interface LibraryBottomBarProps {
 
 /** The nudge along the bottom for viewers without valid access. */
 export function LibraryBottomBar({ isAuthenticated, onSubscribe }: LibraryBottomBarProps) {
+  const location = useLocation();
   return (
     <div
       role="region"
@@ -24,7 +26,7 @@ export function LibraryBottomBar({ isAuthenticated, onSubscribe }: LibraryBottom
         {isAuthenticated ? (
           <Button onClick={onSubscribe}>{TEXTS.bottomBar.subscribe}</Button>
         ) : (
-          <Link to="/auth/signup" className={buttonClasses('primary', 'md')}>
+          <Link to={signUpWithNextPath(location)} className={buttonClasses('primary', 'md')}>
             {TEXTS.bottomBar.createAccount}
           </Link>
         )}
