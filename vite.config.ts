@@ -6,7 +6,8 @@ export default defineConfig({
   plugins: [react(), tailwindcss()],
   build: {
     target: 'es2022',
-    sourcemap: true,
+    // No source maps in the build: they would publish the app's sources (the stack refuses *.map too).
+    sourcemap: false,
   },
   server: {
     host: '127.0.0.1',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCAL_STRIPE_PRICES, LOCAL_STRIPE_SECRET_KEY, LOCAL_STRIPE_WEBHOOK_SECRET } from '../supabase/functions/_shared/local-stripe-defaults.ts';
 
 /**
  * The local stack's settings, read from the environment once and validated.
@@ -22,15 +23,47 @@ const configSchema = z.object({
   REALTIME_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(50),
   REALTIME_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(200),
   REALTIME_MAX_OUTGOING_BUFFER_BYTES: z.coerce.number().int().min(64 * 1024).max(1024 * 1024 * 1024).default(4 * 1024 * 1024),
+  /** development (default): the mailbox and local Stripe on loopback; production: none of them, see README. */
+  OBYECT_MODE: z.enum(['development', 'production']).default('development'),
+  /** Comma-separated extra host names (host or host:port) the stack answers to besides SITE_URL's. */
+  ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((list) => list.split(',').map((host) => host.trim().toLowerCase()).filter(Boolean)),
+});
+
+/** What production mode cannot run without: each one a development default or door otherwise. */
+const productionSchema = z.object({
+  SITE_URL: z.string({ error: 'SITE_URL (the public https URL) is required' }).url().refine((url) => url.startsWith('https://'), 'SITE_URL must be an https URL'),
+  SMTP_URL: z.string({ error: 'SMTP_URL is required (production has no local mailbox)' }).url(),
+  DATABASE_URL: z.string({ error: 'DATABASE_URL (PostgreSQL) is required' }).url(),
+  JWT_SECRET: z.string({ error: 'JWT_SECRET is required' }).refine((value) => value !== LOCAL_JWT_SECRET, 'JWT_SECRET must not be the well-known local value'),
+  STRIPE_SECRET_KEY: z
+    .string({ error: 'STRIPE_SECRET_KEY is required (production has no local Stripe)' })
+    .regex(/^(sk|rk)_(live|test)_\w+$/, 'STRIPE_SECRET_KEY must be a Stripe secret key')
+    .refine((value) => value !== LOCAL_STRIPE_SECRET_KEY, 'STRIPE_SECRET_KEY must not be the local development value'),
+  STRIPE_WEBHOOK_SECRET: z
+    .string({ error: 'STRIPE_WEBHOOK_SECRET is required' })
+    .startsWith('whsec_', 'STRIPE_WEBHOOK_SECRET must be a Stripe signing secret')
+    .refine((value) => value !== LOCAL_STRIPE_WEBHOOK_SECRET, 'STRIPE_WEBHOOK_SECRET must not be the local development value'),
+  STRIPE_PRICE_MONTHLY: z.string({ error: 'STRIPE_PRICE_MONTHLY is required' }).refine((value) => value !== LOCAL_STRIPE_PRICES.monthly, 'STRIPE_PRICE_MONTHLY must not be the local development value'),
+  STRIPE_PRICE_ANNUAL: z.string({ error: 'STRIPE_PRICE_ANNUAL is required' }).refine((value) => value !== LOCAL_STRIPE_PRICES.annual, 'STRIPE_PRICE_ANNUAL must not be the local development value'),
 });
 
 export type LocalConfig = z.infer<typeof configSchema> & { siteUrl: string; anonKey: string; serviceRoleKey: string };
 
 export function readConfig(env: Record<string, string | undefined> = process.env): z.infer<typeof configSchema> {
   const parsed = configSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n');
-    throw new Error(`Invalid environment for the local stack:\n${problems}`);
+  if (!parsed.success) throw new Error(`Invalid environment for the local stack:\n${problemList(parsed.error)}`);
+  if (parsed.data.OBYECT_MODE === 'production') {
+    // Empty values count as unset: a blank line in .env must not pass for a setting.
+    const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+    const production = productionSchema.safeParse(set);
+    if (!production.success) throw new Error(`OBYECT_MODE=production needs real settings (see README, "Production mode"):\n${problemList(production.error)}`);
   }
   return parsed.data;
+}
+
+function problemList(error: z.ZodError): string {
+  return error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n');
 }

@@ -8,8 +8,10 @@ import type { Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { openLocalDatabase } from './db/open-local-database.ts';
 import type { ApiHandler } from './http/api-handler.ts';
+import { createHostAllowList, refuseUpgrade } from './http/allowed-hosts.ts';
 import { createGateway } from './http/gateway.ts';
 import { nodeListener } from './http/node-adapter.ts';
+import { createSecurityHeaders } from './http/security-headers.ts';
 import { createSpaHandler } from './http/static-files.ts';
 import { createMailboxPage } from './mail/mailbox-page.ts';
 import { createMailer, mailerOptionsFromConfig, type Mailer } from './mail/mailer.ts';
@@ -87,22 +89,32 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
 
     const functions = await createFunctionsApi({ db, config, projectRoot, stackUrl: url });
     // The functions reach it on the stack's own address (their SUPABASE_URL) when STRIPE_SECRET_KEY is unset.
-    const stripe = await createStripeEndpoint({ db, env: options.env ?? process.env, stackUrl: url, log });
+    // Development only: production mode has real Stripe keys and none of the local pages.
+    const development = config.OBYECT_MODE === 'development';
+    const stripe = development ? await createStripeEndpoint({ db, env: options.env ?? process.env, stackUrl: url, log }) : null;
     const rest = createRestApi({ db, config });
     const auth = createAuthApi({ db, config, mailer });
+    const hosts = createHostAllowList(config);
     const handler = createGateway({
+      hosts,
+      headers: createSecurityHeaders({ ...config, supabaseUrl: (options.env ?? process.env).VITE_SUPABASE_URL }),
       apis: {
         '/rest/v1/': rest,
         '/auth/v1/': auth,
         '/storage/v1/': storage.handler,
         '/functions/v1/': functions.handler,
       },
-      pages: { '/_mailbox': createMailboxPage(mailer), '/_stripe': stripe.handler, '/v1': stripe.handler },
+      devPages: {
+        '/_mailbox': development && mailer.delivery === 'mailbox' ? createMailboxPage(mailer) : null,
+        '/_stripe': stripe?.handler ?? null,
+        '/v1': stripe?.handler ?? null,
+      },
       fallback: createSpaHandler(options.distDir ?? path.join(projectRoot, 'dist'), { precompress: options.precompressSpa ?? false }),
     });
     server.on('request', nodeListener(handler, () => url));
     const realtime = await createRealtimeServer({ db, config });
     server.on('upgrade', (request, socket, head) => {
+      if (!hosts.allowsUpgrade(request)) return refuseUpgrade(socket);
       if (!realtime.handleUpgrade(request, socket, head)) socket.destroy();
     });
 
@@ -124,7 +136,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
         clearInterval(worker);
         dailyTagging.stop();
         await realtime.close();
-        await stripe.close();
+        await stripe?.close();
         await functions.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();

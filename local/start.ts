@@ -20,8 +20,10 @@ const shutdown = async () => {
 process.once('SIGINT', shutdown);
 process.once('SIGTERM', shutdown);
 
-await seedDemoAccounts(stack.db);
-const empty = (await stack.db.query<{ n: number }>('select count(*)::int as n from public.brands')).rows[0]!.n === 0;
+// Production has no demo accounts (their passwords are printed below) and no demo library.
+const production = stack.config.OBYECT_MODE === 'production';
+if (!production) await seedDemoAccounts(stack.db);
+const empty = !production && (await stack.db.query<{ n: number }>('select count(*)::int as n from public.brands')).rows[0]!.n === 0;
 if (empty) {
   log('First start: rendering the demo library…');
   let reported = 0;
@@ -40,7 +42,12 @@ if (empty) {
 
 log('');
 log(`Obyect is running at ${stack.url} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-log(`  database: ${stack.config.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${stack.config.DATA_DIR}`}`);
-log(`  emails:   ${stack.mailer.delivery === 'smtp' ? 'sent over SMTP' : `${stack.url}/_mailbox`}`);
-log('  demo accounts:');
-for (const account of DEMO_ACCOUNTS) log(`    ${account.role.padEnd(10)} ${account.email.padEnd(26)} password: ${account.password}`);
+if (production) {
+  log(`  production mode: public at ${stack.config.siteUrl}; no mailbox, no local Stripe, no demo accounts`);
+  log('  make an account admin with: npm run admin -- grant <email>');
+} else {
+  log(`  database: ${stack.config.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${stack.config.DATA_DIR}`}`);
+  log(`  emails:   ${stack.mailer.delivery === 'smtp' ? 'sent over SMTP' : `${stack.url}/_mailbox`}`);
+  log('  demo accounts:');
+  for (const account of DEMO_ACCOUNTS) log(`    ${account.role.padEnd(10)} ${account.email.padEnd(26)} password: ${account.password}`);
+}

@@ -25,6 +25,7 @@ const CONTENT_TYPES: Record<string, string> = {
  * index.html (never cached) for every other path so client routes load.
  * Text files go out compressed (Brotli or gzip, compressed once per file
  * version and kept in memory; with `precompress`, the built assets as the stack starts).
+ * Source maps (*.map) are not served.
  */
 export function createSpaHandler(distDir: string, options: { precompress?: boolean } = {}): ApiHandler {
   const root = path.resolve(distDir);
@@ -75,6 +76,8 @@ export function createSpaHandler(distDir: string, options: { precompress?: boole
 
   return async (request) => {
     const url = new URL(request.url);
+    // Source maps would hand out the app's sources: never served, even if a build left them in dist/.
+    if (url.pathname.toLowerCase().endsWith('.map')) return new Response('Not found', { status: 404 });
     const wanted = path.resolve(root, `.${decodeURIComponent(url.pathname)}`);
     if (wanted.startsWith(root + path.sep)) {
       const immutable = url.pathname.startsWith('/assets/');
