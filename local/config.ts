@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { statementTimeoutSettings } from './db/statement-timeouts.ts';
 import { LOCAL_STRIPE_PRICES, LOCAL_STRIPE_SECRET_KEY, LOCAL_STRIPE_WEBHOOK_SECRET } from '../supabase/functions/_shared/local-stripe-defaults.ts';
 
 /**
@@ -17,6 +18,8 @@ const configSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('.data'),
   SMTP_URL: z.string().url().optional(),
+  /** Per-role statement timeouts in ms, 0 for none: anon 3000, authenticated 8000, service_role 0 as on hosted Supabase. */
+  ...statementTimeoutSettings,
   // Realtime caps, after Supabase Realtime's limits (local/realtime/README.md).
   REALTIME_MAX_CHANNELS_PER_CONNECTION: z.coerce.number().int().min(1).max(10_000).default(100),
   REALTIME_MAX_JOINS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(100),

@@ -2,20 +2,36 @@ import pg from 'pg';
 import type { AccessClaims } from '../auth/jwt.ts';
 import type { Database, Queryable, QueryResult } from './database.ts';
 import type { PostgresDatabase } from './postgres.ts';
+import { statementTimeoutOf, SUPABASE_STATEMENT_TIMEOUTS } from './statement-timeouts.ts';
+
+/**
+ * The caller's statement timeout in ms (0: none). `set local role` does not
+ * apply a role's `alter role ... set statement_timeout` (only a login does),
+ * so each request sets it in its own transaction, as PostgREST does.
+ */
+export function callerStatementTimeout(db: Database, claims: AccessClaims): number {
+  const ms = statementTimeoutOf(db.statementTimeouts ?? SUPABASE_STATEMENT_TIMEOUTS, claims.role);
+  // Written into SQL as a literal: only a whole number may get there.
+  if (!Number.isSafeInteger(ms) || ms < 0) throw new Error(`Invalid statement timeout for ${claims.role}: ${ms}`);
+  return ms;
+}
+
+const statementTimeoutSql = (ms: number) => `set_config('statement_timeout', '${ms}', true)`;
 
 /**
  * Runs fn in one transaction as the caller, the way PostgREST does: the role
  * from the verified JWT and its claims in request.jwt.claims, so row-level
- * security and auth.uid() see exactly the caller.
+ * security and auth.uid() see exactly the caller, and the role's statement timeout.
  */
 export function withCaller<T>(db: Database, claims: AccessClaims, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  const timeout = callerStatementTimeout(db, claims);
   return db.transaction(async (tx) => {
-    await tx.query(`select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`, [
+    await tx.query(`select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), ${statementTimeoutSql(timeout)}`, [
       claims.role,
       JSON.stringify(claims),
     ]);
     return fn(tx);
-  });
+  }, { statementTimeoutMs: timeout });
 }
 
 export interface CallerStatement {
@@ -45,7 +61,7 @@ const EMPTY: QueryResult<Record<string, unknown>> = { rows: [], rowCount: 0 };
 
 /**
  * One request's statement as the caller, in as few round trips as the engine
- * allows. On PostgreSQL the settings (role, claims, time zone, read-only) and
+ * allows. On PostgreSQL the settings (role, claims, statement timeout, time zone, read-only) and
  * the statement go as one simple query: one round trip in an implicit
  * transaction, or, when respond may refuse or the request asks for a rollback,
  * an explicit transaction ended by one more round trip. The settings are
@@ -65,16 +81,17 @@ function isBatchCapable(db: Database): db is PostgresDatabase {
   return db.engine === 'postgres' && typeof (db as Partial<PostgresDatabase>).batch === 'function';
 }
 
-function settingsSql(claims: AccessClaims, run: CallerRun<unknown>, literal: (value: string) => string): string {
+function settingsSql(claims: AccessClaims, run: CallerRun<unknown>, timeout: number, literal: (value: string) => string): string {
   const zone = run.timezone
     ? `coalesce((select name from pg_catalog.pg_timezone_names where name = ${literal(run.timezone)} limit 1), 'UTC')`
     : `'UTC'`;
   return `select set_config('role', ${literal(claims.role)}, true), set_config('request.jwt.claims', ${literal(JSON.stringify(claims))}, true), `
-    + `set_config('TimeZone', ${zone}, true)${run.readOnly ? `, set_config('transaction_read_only', 'on', true)` : ''}`;
+    + `${statementTimeoutSql(timeout)}, set_config('TimeZone', ${zone}, true)${run.readOnly ? `, set_config('transaction_read_only', 'on', true)` : ''}`;
 }
 
 async function runBatched<T>(db: PostgresDatabase, claims: AccessClaims, run: CallerRun<T>, statement: string): Promise<T> {
-  const settings = settingsSql(claims, run, literalOf);
+  // statement_timeout set by the first statement of a simple query already applies to the next one (PostgreSQL 13+).
+  const settings = settingsSql(claims, run, callerStatementTimeout(db, claims), literalOf);
   const explicit = run.mayRefuse || run.rollback;
   return db.batch(async (session) => {
     if (!explicit) {
@@ -97,15 +114,16 @@ class RollbackAfter<T> extends Error {
 }
 
 async function runInTransaction<T>(db: Database, claims: AccessClaims, run: CallerRun<T>): Promise<T> {
+  const timeout = callerStatementTimeout(db, claims);
   try {
     return await db.transaction(async (tx) => {
-      const settings = settingsSql(claims, run, placeholders());
+      const settings = settingsSql(claims, run, timeout, placeholders());
       await tx.query(settings, settingValues(claims, run));
       const result = run.statement ? await tx.query<Record<string, unknown>>(run.statement.text, run.statement.values) : EMPTY;
       const response = await run.respond(result);
       if (run.rollback) throw new RollbackAfter(response);
       return response;
-    });
+    }, { statementTimeoutMs: timeout });
   } catch (error) {
     if (error instanceof RollbackAfter) return error.value as T;
     throw error;

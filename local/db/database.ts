@@ -1,3 +1,5 @@
+import type { StatementTimeouts } from './statement-timeouts.ts';
+
 /** One interface over the two engines the local stack and the tests run on. */
 export type Engine = 'pglite' | 'postgres';
 
@@ -12,10 +14,21 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+export interface TransactionOptions {
+  /**
+   * Each statement in the transaction may run this long (ms; 0 or absent: no limit). PostgreSQL enforces it
+   * through statement_timeout, which the caller sets in the transaction; PGlite ignores that setting, so its
+   * worker stops the engine instead (pglite-worker.ts).
+   */
+  statementTimeoutMs?: number;
+}
+
 export interface Database extends Queryable {
   readonly engine: Engine;
+  /** The API roles' statement timeouts for requests on this database; Supabase's when absent. */
+  readonly statementTimeouts?: StatementTimeouts;
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Calls fn with each NOTIFY payload on channel until the returned function is called. */
   listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;

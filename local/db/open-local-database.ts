@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Database } from './database.ts';
 import { openPgliteWorker } from './pglite-worker.ts';
 import { openPostgres } from './postgres.ts';
+import { statementTimeoutsOf, type StatementTimeoutConfig } from './statement-timeouts.ts';
 
 export class DataDirLockedError extends Error {}
 
@@ -42,15 +43,23 @@ export function lockDataDir(dir: string): () => void {
   throw new DataDirLockedError(`Could not lock the database folder ${dir}`);
 }
 
-/** The local stack's database: PostgreSQL at DATABASE_URL, else PGlite in DATA_DIR/pglite (locked, in a worker thread). */
-export async function openLocalDatabase(config: { DATABASE_URL?: string; DATA_DIR: string }): Promise<Database> {
-  if (config.DATABASE_URL) return openPostgres({ connectionString: config.DATABASE_URL, max: 20 });
+/**
+ * The local stack's database: PostgreSQL at DATABASE_URL, else PGlite in DATA_DIR/pglite (locked, in a worker
+ * thread), with the API roles' statement timeouts of the config (Supabase's by default).
+ */
+export async function openLocalDatabase(
+  config: { DATABASE_URL?: string; DATA_DIR: string } & StatementTimeoutConfig,
+  log?: (line: string) => void,
+): Promise<Database> {
+  const statementTimeouts = statementTimeoutsOf(config);
+  if (config.DATABASE_URL) return { ...(await openPostgres({ connectionString: config.DATABASE_URL, max: 20 })), statementTimeouts };
   const dir = path.resolve(config.DATA_DIR, 'pglite');
   const unlock = lockDataDir(dir);
   try {
-    const db = await openPgliteWorker({ dataDir: dir });
+    const db = await openPgliteWorker({ dataDir: dir, log });
     return {
       ...db,
+      statementTimeouts,
       async close() {
         try {
           await db.close();

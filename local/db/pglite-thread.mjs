@@ -3,6 +3,7 @@
 // go through the TypeScript loader on Node 20. Protocol: see pglite-worker.ts.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { NodeFS } from '@electric-sql/pglite/nodefs';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 
@@ -16,11 +17,27 @@ const serializeError = (error) => {
   return out;
 };
 
+// A standby (gated) loads the engine but touches the data folder only after {kind: 'open'}: the engine it
+// replaces must have stopped first, as two engines on one folder corrupt it.
+let openGate;
+const gate = new Promise((resolve) => (openGate = resolve));
+if (!workerData.gated) openGate();
+parentPort.on('message', (message) => {
+  if (message.kind === 'open') openGate();
+});
+class GatedNodeFS extends NodeFS {
+  async initialSyncFs() {
+    await gate;
+    return super.initialSyncFs();
+  }
+}
+
 let db;
 const listeners = new Map();
 try {
   db = await PGlite.create({
     dataDir: workerData.dataDir ?? undefined,
+    fs: workerData.dataDir ? new GatedNodeFS(workerData.dataDir) : undefined,
     loadDataDir: workerData.loadDataDir ? new Blob([workerData.loadDataDir]) : undefined,
     extensions: { pg_trgm, pgcrypto },
     parsers,
@@ -32,6 +49,7 @@ try {
 
 parentPort.on('message', async (message) => {
   const { id, kind, sql, params } = message;
+  if (kind === 'open') return;
   try {
     if (kind === 'query') {
       const result = await db.query(sql, params ?? []);

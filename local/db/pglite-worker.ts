@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { Database, Queryable, QueryResult } from './database.ts';
+import type { Database, Queryable, QueryResult, TransactionOptions } from './database.ts';
 import { TEXT_TYPE_OIDS } from './database.ts';
+import { STATEMENT_TIMEOUT_CODE, STATEMENT_TIMEOUT_MESSAGE } from './statement-timeouts.ts';
 
 type Request =
   | { kind: 'query'; sql: string; params: unknown[] }
@@ -22,20 +23,33 @@ function toError(serialized: Record<string, unknown> & { message: string }): Dat
   return Object.assign(new DatabaseError(serialized.message), serialized);
 }
 
-/**
- * PGlite in a worker thread behind the Database interface. PGlite has one
- * connection, so a transaction holds a lock: other callers wait until it ends
- * instead of slipping statements into it.
- */
-export async function openPgliteWorker(options: { dataDir?: string; loadDataDir?: Uint8Array } = {}): Promise<Database & { dump(): Promise<Uint8Array> }> {
-  const worker = new Worker(new URL('./pglite-thread.mjs', import.meta.url), {
-    workerData: { dataDir: options.dataDir, loadDataDir: options.loadDataDir, textTypeOids: Object.values(TEXT_TYPE_OIDS) },
-  });
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  let nextId = 1;
-  let closed = false;
+function statementTimeoutError(): DatabaseError {
+  return Object.assign(new DatabaseError(STATEMENT_TIMEOUT_MESSAGE), { code: STATEMENT_TIMEOUT_CODE });
+}
 
-  await new Promise<void>((resolve, reject) => {
+export interface PgliteWorkerOptions {
+  dataDir?: string;
+  loadDataDir?: Uint8Array;
+  /** Where the watchdog reports that it stopped and reopened the engine. */
+  log?: (line: string) => void;
+}
+
+/** One PGlite engine in its own thread, and the requests it has not answered yet. */
+interface EngineThread {
+  readonly worker: Worker;
+  readonly pending: Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>;
+  stopped: boolean;
+}
+
+function spawnThread(
+  workerData: { dataDir?: string; loadDataDir?: Uint8Array; gated: boolean },
+  onNotification: (listenerId: number, payload: string) => void,
+): { thread: EngineThread; ready: Promise<void> } {
+  const worker = new Worker(new URL('./pglite-thread.mjs', import.meta.url), {
+    workerData: { ...workerData, textTypeOids: Object.values(TEXT_TYPE_OIDS) },
+  });
+  const thread: EngineThread = { worker, pending: new Map(), stopped: false };
+  const ready = new Promise<void>((resolve, reject) => {
     const onMessage = (message: { ready?: boolean; error?: { message: string } }) => {
       if (!('ready' in message)) return;
       worker.off('message', onMessage);
@@ -44,36 +58,129 @@ export async function openPgliteWorker(options: { dataDir?: string; loadDataDir?
     };
     worker.on('message', onMessage);
     worker.once('error', reject);
+    worker.once('exit', () => reject(new Error('The database worker stopped while starting')));
   });
-
-  const listeners = new Map<number, (payload: string) => void>();
+  ready.catch(() => {});
   worker.on('message', (reply: Reply & { notification?: { listenerId: number; payload: string } }) => {
     if (reply.notification) {
-      listeners.get(reply.notification.listenerId)?.(reply.notification.payload);
+      onNotification(reply.notification.listenerId, reply.notification.payload);
       return;
     }
-    const waiter = pending.get(reply.id);
+    const waiter = thread.pending.get(reply.id);
     if (!waiter) return;
-    pending.delete(reply.id);
+    thread.pending.delete(reply.id);
     if (reply.error) waiter.reject(toError(reply.error));
     else waiter.resolve(reply.result);
   });
-  worker.on('error', (error) => {
-    for (const waiter of pending.values()) waiter.reject(error);
-    pending.clear();
-  });
-  worker.on('exit', () => {
-    closed = true;
-    for (const waiter of pending.values()) waiter.reject(new Error('The database worker stopped'));
-    pending.clear();
-  });
+  const failAll = (error: Error) => {
+    thread.stopped = true;
+    for (const waiter of thread.pending.values()) waiter.reject(error);
+    thread.pending.clear();
+  };
+  worker.on('error', failAll);
+  worker.on('exit', () => failAll(new Error('The database worker stopped')));
+  return { thread, ready };
+}
 
-  const send = (request: Request, id = nextId++): Promise<unknown> => {
-    if (closed) return Promise.reject(new Error('The database is closed'));
-    return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      worker.postMessage({ id, ...request });
+/**
+ * PGlite in a worker thread behind the Database interface. PGlite has one
+ * connection, so a transaction holds a lock: other callers wait until it ends
+ * instead of slipping statements into it.
+ *
+ * PGlite runs one statement at a time and ignores statement_timeout, so a
+ * statement of a transaction with a statement timeout is watched: past its
+ * timeout the engine's thread is stopped and the engine reopened on the same
+ * data folder (committed data is on disk; the open transaction is lost, as
+ * after a crash), and the statement fails with SQLSTATE 57014 as on
+ * PostgreSQL. The replacement is loaded ahead (from the first statement that
+ * runs past half its timeout, then kept), up to the point where it opens the
+ * folder, so other callers wait for the slow statement's own timeout and the
+ * opening of the folder. An in-memory database cannot be reopened: there the
+ * watchdog is off.
+ */
+export async function openPgliteWorker(options: PgliteWorkerOptions = {}): Promise<Database & { dump(): Promise<Uint8Array> }> {
+  const log = options.log ?? (() => {});
+  const listeners = new Map<number, { channel: string; fn: (payload: string) => void }>();
+  const onNotification = (listenerId: number, payload: string) => listeners.get(listenerId)?.fn(payload);
+  const watched = options.dataDir !== undefined;
+  let nextId = 1;
+  let closed = false;
+
+  const first = spawnThread({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, gated: false }, onNotification);
+  try {
+    await first.ready;
+  } catch (error) {
+    await first.thread.worker.terminate();
+    throw error;
+  }
+  let current: Promise<EngineThread> = Promise.resolve(first.thread);
+  /**
+   * A replacement engine, loaded up to the point where it opens the data folder. It is first loaded when a
+   * statement runs past half its timeout and then kept, so a stop costs only the opening of the folder.
+   */
+  let standby: { thread: EngineThread; ready: Promise<void> } | null = null;
+
+  const warmStandby = () => {
+    if (!standby && !closed) standby = spawnThread({ dataDir: options.dataDir, gated: true }, onNotification);
+  };
+  const dropStandby = () => {
+    const spare = standby;
+    standby = null;
+    if (spare) void spare.thread.worker.terminate();
+  };
+
+  /** Stops the engine under a statement past its timeout and opens its replacement on the same folder. */
+  const restart = async (stuck: EngineThread): Promise<EngineThread> => {
+    const started = Date.now();
+    stuck.stopped = true;
+    await stuck.worker.terminate();
+    warmStandby();
+    const next = standby as { thread: EngineThread; ready: Promise<void> } | null;
+    if (!next) throw new Error('The database is closed');
+    standby = null;
+    next.thread.worker.postMessage({ kind: 'open' });
+    await next.ready;
+    // The new engine listens on every channel the old one did, under the same ids.
+    for (const [listenerId, { channel }] of listeners) {
+      await request(next.thread, { kind: 'listen', channel }, listenerId);
+    }
+    log(`PGlite: stopped a statement past its timeout and reopened the database in ${Date.now() - started} ms.`);
+    // Whoever sent one slow statement may send more: the next replacement loads now, not under the next one.
+    warmStandby();
+    return next.thread;
+  };
+
+  const request = (thread: EngineThread, message: Request, id = nextId++): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      if (thread.stopped) {
+        reject(new Error('The database worker stopped'));
+        return;
+      }
+      thread.pending.set(id, { resolve, reject });
+      thread.worker.postMessage({ id, ...message });
     });
+
+  /** Sends to the engine of the moment; with a timeout (ms > 0 and a data folder), the watchdog guards it. */
+  const send = async (message: Request, timeoutMs = 0, id = nextId++): Promise<unknown> => {
+    if (closed) throw new Error('The database is closed');
+    const thread = await current;
+    if (!watched || timeoutMs <= 0) return request(thread, message, id);
+    const warm = setTimeout(warmStandby, timeoutMs / 2);
+    let kill: NodeJS.Timeout | undefined;
+    const stopped = new Promise<never>((_, reject) => {
+      kill = setTimeout(() => {
+        if (!thread.pending.has(id)) return;
+        current = restart(thread);
+        current.catch((error: unknown) => log(`PGlite: could not reopen the database: ${(error as Error).message}`));
+        reject(statementTimeoutError());
+      }, timeoutMs);
+    });
+    try {
+      return await Promise.race([request(thread, message, id), stopped]);
+    } finally {
+      clearTimeout(warm);
+      clearTimeout(kill);
+    }
   };
 
   // A promise chain as a mutex: each holder runs after the previous one settles.
@@ -84,33 +191,35 @@ export async function openPgliteWorker(options: { dataDir?: string; loadDataDir?
     return run;
   };
 
-  const direct: Queryable = {
-    query: <T>(sql: string, params: unknown[] = []) => send({ kind: 'query', sql, params }) as Promise<QueryResult<T>>,
+  const queryable = (timeoutMs = 0): Queryable => ({
+    query: <T>(sql: string, params: unknown[] = []) => send({ kind: 'query', sql, params }, timeoutMs) as Promise<QueryResult<T>>,
     exec: async (sql: string) => {
-      await send({ kind: 'exec', sql });
+      await send({ kind: 'exec', sql }, timeoutMs);
     },
-  };
+  });
+  const direct = queryable();
 
   return {
     engine: 'pglite',
     query: <T>(sql: string, params: unknown[] = []) => exclusive(() => direct.query<T>(sql, params)),
     exec: (sql: string) => exclusive(() => direct.exec(sql)),
-    transaction: <T>(fn: (tx: Queryable) => Promise<T>) =>
+    transaction: <T>(fn: (tx: Queryable) => Promise<T>, transactionOptions: TransactionOptions = {}) =>
       exclusive(async () => {
         await direct.exec('begin');
         try {
-          const result = await fn(direct);
+          const result = await fn(queryable(transactionOptions.statementTimeoutMs));
           await direct.exec('commit');
           return result;
         } catch (error) {
-          await direct.exec('rollback').catch(() => {});
+          // A statement stopped by the watchdog took its transaction with the engine: nothing to roll back.
+          if ((error as DatabaseError).code !== STATEMENT_TIMEOUT_CODE || !watched) await direct.exec('rollback').catch(() => {});
           throw error;
         }
       }),
     async listen(channel, fn) {
       const listenerId = nextId++;
-      listeners.set(listenerId, fn);
-      await send({ kind: 'listen', channel }, listenerId);
+      listeners.set(listenerId, { channel, fn });
+      await send({ kind: 'listen', channel }, 0, listenerId);
       return async () => {
         listeners.delete(listenerId);
         if (!closed) await send({ kind: 'unlisten', listenerId });
@@ -119,9 +228,14 @@ export async function openPgliteWorker(options: { dataDir?: string; loadDataDir?
     dump: () => exclusive(() => send({ kind: 'dump' }) as Promise<Uint8Array>),
     async close() {
       if (closed) return;
-      await exclusive(() => send({ kind: 'close' }));
-      await worker.terminate();
-      closed = true;
+      await exclusive(async () => {
+        const thread = await current.catch(() => null);
+        dropStandby();
+        closed = true;
+        if (!thread) return;
+        await request(thread, { kind: 'close' }).catch(() => {});
+        await thread.worker.terminate();
+      });
     },
   };
 }

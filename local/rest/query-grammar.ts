@@ -1,4 +1,4 @@
-import { parseError } from './rest-error.ts';
+import { parseError, RestError } from './rest-error.ts';
 
 /**
  * PostgREST's URL grammar: select lists with aliases, casts, JSON paths and
@@ -33,6 +33,13 @@ export const FILTER_OPERATORS = [
   'fts', 'plfts', 'phfts', 'wfts', 'cs', 'cd', 'ov', 'sl', 'sr', 'nxr', 'nxl', 'adj',
 ] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+/**
+ * The longest like, ilike, match or imatch value (a pattern, or a {list} of them with any/all), in characters.
+ * Search boxes send a few words; a long pattern only makes a slow statement slower.
+ */
+export const MAX_PATTERN_LENGTH = 200;
+const PATTERN_OPERATORS = new Set<FilterOperator>(['like', 'ilike', 'match', 'imatch']);
 
 const QUANTIFIABLE = new Set<FilterOperator>(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch']);
 const FULL_TEXT = new Set<FilterOperator>(['fts', 'plfts', 'phfts', 'wfts']);
@@ -213,8 +220,17 @@ export function parseCondition(text: string, what = `filter (${text})`): Conditi
   if (quantifier && !/^\{.*\}$/s.test(value)) {
     throw parseError(what, `"${operator}(${quantifier})" takes a list in curly braces, e.g. {a,b}`);
   }
+  if (PATTERN_OPERATORS.has(operator) && [...value].length > MAX_PATTERN_LENGTH) throw patternTooLong(operator, [...value].length);
   return { operator, negate, value, quantifier, language };
 }
+
+const patternTooLong = (operator: FilterOperator, length: number) =>
+  new RestError(
+    400,
+    'PGRST100',
+    `"failed to parse filter (${operator}): the pattern is longer than ${MAX_PATTERN_LENGTH} characters"`,
+    `like, ilike, match and imatch patterns are at most ${MAX_PATTERN_LENGTH} characters; this one has ${length}`,
+  );
 
 /** `(a,"b,c",d)`: the values of an `in` filter; double quotes protect commas and parentheses. */
 function parseList(text: string, what: string): string[] {

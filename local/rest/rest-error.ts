@@ -56,8 +56,22 @@ export function statusOfSqlState(code: string, authenticated: boolean): number {
   return byClass[code.slice(0, 2)] ?? 400;
 }
 
+/**
+ * SQLSTATE 57014 from a statement past its role's timeout (PostgreSQL's statement_timeout, or PGlite's
+ * watchdog): PostgREST's 500 and code, with a message of ours.
+ */
+export const statementTimedOut = () =>
+  new RestError(
+    500,
+    '57014',
+    'The request took longer than its statement timeout allows and was stopped',
+    null,
+    'Ask for fewer rows or use narrower filters',
+  );
+
 export function restErrorOfDatabase(error: DatabaseErrorFields, authenticated: boolean): RestError {
   const code = error.code ?? 'XX000';
+  if (code === '57014') return statementTimedOut();
   const status = statusOfSqlState(code, authenticated);
   const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
   return new RestError(status, code, error.message, error.detail ?? null, error.hint ?? null, headers);
