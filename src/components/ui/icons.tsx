@@ -137,6 +137,14 @@ export const TagIcon = (props: IconProps) => (
   </Icon>
 );
 
+export const SlidersIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M4 7h9M17 7h3M4 17h3M11 17h9" />
+    <circle cx="15" cy="7" r="2" />
+    <circle cx="9" cy="17" r="2" />
+  </Icon>
+);
+
 export const PhoneIcon = (props: IconProps) => (
   <Icon {...props}>
     <rect x="6.5" y="2.5" width="11" height="19" rx="2.5" />

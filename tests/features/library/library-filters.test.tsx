@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { sinceFor } from '../../../src/features/library/hooks/use-library-filters.ts';
 import { BRANDS, CATEGORIES, makeAds, TAGS } from '../support/ad-fixtures.ts';
@@ -107,13 +107,33 @@ describe('library filters and the URL', () => {
     expect(app.currentUrl()).toBe('/library?q=skin');
   });
 
-  it('clears every filter at once', async () => {
-    const app = renderApp('/library?brand=Lumora&date=year&q=glow');
+  it('shows each active filter as a chip that removes it, and Clear all takes every filter off but keeps the search', async () => {
+    const app = renderApp('/library?brand=Lumora&tag=bestseller&date=year&q=glow');
     await waitFor(() => expect(listCalls()).toHaveLength(1));
-    expect(lastListCall()).toMatchObject({ p_brand_id: lumora.id, p_search: 'glow' });
-    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
-    await waitFor(() => expect(app.currentUrl()).toBe('/library'));
-    await waitFor(() => expect(lastListCall()).toMatchObject({ p_brand_id: null, p_since: null, p_search: null }));
-    expect((screen.getByPlaceholderText('Search brands & categories…') as HTMLInputElement).value).toBe('');
+    expect(lastListCall()).toMatchObject({ p_brand_id: lumora.id, p_tag_ids: [TAGS[0]!.id], p_search: 'glow' });
+    const chips = within(screen.getByRole('list', { name: 'Active filters' }));
+    expect(chips.getAllByRole('button').map((chip) => chip.getAttribute('aria-label') ?? chip.textContent)).toEqual([
+      'Remove Brand: Lumora',
+      'Remove Tag: Bestseller',
+      'Remove Date: Past year',
+      'Clear all',
+    ]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Tag: Bestseller' }));
+    await waitFor(() => expect(app.currentUrl()).toBe('/library?brand=Lumora&date=year&q=glow'));
+    await waitFor(() => expect(lastListCall()).toMatchObject({ p_brand_id: lumora.id, p_tag_ids: null }));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Clear all' }));
+    await waitFor(() => expect(app.currentUrl()).toBe('/library?q=glow'));
+    await waitFor(() => expect(lastListCall()).toMatchObject({ p_brand_id: null, p_since: null, p_search: 'glow' }));
+    expect(screen.queryByRole('list', { name: 'Active filters' })).toBeNull();
+    expect((screen.getByPlaceholderText('Search brands & categories…') as HTMLInputElement).value).toBe('glow');
+  });
+
+  it('offers no Clear all for a single active filter', async () => {
+    renderApp('/library?type=static');
+    await waitFor(() => expect(listCalls()).toHaveLength(1));
+    expect(screen.getByRole('button', { name: 'Remove Type: Static' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Clear all' })).toBeNull();
   });
 });

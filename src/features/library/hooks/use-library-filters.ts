@@ -155,21 +155,18 @@ export function useLibraryFilters() {
     (text: string) => update((next) => (text.trim() ? next.set(FILTER_PARAMS.search, text.trim()) : next.delete(FILTER_PARAMS.search))),
     [update],
   );
-  const clearAll = useCallback(
+  // The search has its own box (and its own clear button): clearing the filters keeps it.
+  const clearFilters = useCallback(
     () =>
       update((next) => {
-        for (const param of Object.values(FILTER_PARAMS)) next.delete(param);
+        for (const param of Object.values(FILTER_PARAMS)) if (param !== FILTER_PARAMS.search) next.delete(param);
       }),
     [update],
   );
 
-  const activeCount =
-    (filters.brandId ? 1 : 0) + (filters.categoryId ? 1 : 0) + (filters.typeId ? 1 : 0) + filters.tagIds.length + (since ? 1 : 0) + (filters.search ? 1 : 0);
-
   return {
     filters,
     ready,
-    activeCount,
     search,
     range,
     brand: brand.item,
@@ -189,7 +186,7 @@ export function useLibraryFilters() {
     setTags,
     setRange,
     setSearch,
-    clearAll,
+    clearFilters,
   };
 }
 

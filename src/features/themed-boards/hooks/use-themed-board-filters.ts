@@ -86,6 +86,15 @@ export function useThemedBoardFilters(brands: Catalog, categories: Catalog) {
     setBrand: useCallback((item: FilterOption | null) => setParam(THEMED_FILTER_PARAMS.brand, item?.name ?? null), [setParam]),
     setCategory: useCallback((item: FilterOption | null) => setParam(THEMED_FILTER_PARAMS.category, item?.name ?? null), [setParam]),
     setSearch: useCallback((text: string) => setParam(THEMED_FILTER_PARAMS.search, text.trim() || null), [setParam]),
+    /** Brand and category off in one change of the URL; the search stays. */
+    clearFilters: useCallback(
+      () =>
+        update((next) => {
+          next.delete(THEMED_FILTER_PARAMS.brand);
+          next.delete(THEMED_FILTER_PARAMS.category);
+        }),
+      [update],
+    ),
   };
 }
 

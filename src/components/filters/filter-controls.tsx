@@ -1,0 +1,190 @@
+import { useEffect, useId, useState } from 'react';
+import { useDebouncedValue } from '../../hooks/use-debounced-value.ts';
+import { DATE_RANGES, SEARCH_DEBOUNCE_MS, SEARCH_MAX_LENGTH } from '../../lib/constants.ts';
+import { TEXTS } from '../../lib/spec-texts.ts';
+import { CalendarIcon, CheckIcon, ChevronDownIcon, SearchIcon, TagIcon } from '../ui/icons.tsx';
+import { Popover } from '../ui/popover.tsx';
+import { Select } from '../ui/select.tsx';
+import type { DateFilter, DateRange, OptionFilter, TagsFilter } from './filter-model.ts';
+
+/** The search box: the URL follows the text once typing has paused (250 ms); the text follows the URL's own changes. */
+export function SearchBox({ search, onSearch, className = '' }: { search: string; onSearch: (text: string) => void; className?: string }) {
+  const [text, setText] = useState(search);
+  const debounced = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
+
+  useEffect(() => {
+    if (debounced.trim() !== search) onSearch(debounced);
+    // Only a settled change of the text searches; the URL's own changes are followed below.
+  }, [debounced]);
+
+  useEffect(() => {
+    if (search !== debounced.trim()) setText(search);
+  }, [search]);
+
+  return (
+    <label className={`relative flex items-center ${className}`}>
+      <span className="sr-only">{TEXTS.filters.search}</span>
+      <SearchIcon className="pointer-events-none absolute left-3.5 h-[18px] w-[18px] text-neutral-400" />
+      <input
+        type="search"
+        value={text}
+        maxLength={SEARCH_MAX_LENGTH}
+        onChange={(event) => setText(event.target.value)}
+        placeholder={TEXTS.library.searchPlaceholder}
+        className="h-11 w-full rounded-xl border border-neutral-200 bg-white pr-3 pl-10 text-[15px] text-neutral-950 shadow-[0_1px_2px_rgba(0,0,0,0.04)] transition-colors placeholder:text-neutral-500 hover:border-neutral-300 focus:border-neutral-950 focus:outline-none sm:h-10 sm:text-sm"
+      />
+    </label>
+  );
+}
+
+const FULL_WIDTH_SELECT = 'w-full [&>select]:w-full [&>select]:max-w-none [&>select]:h-11';
+
+/** A brand, category or type filter: the toolbar's pill, or a full-width field in the sheet. */
+export function OptionSelect({ filter, inSheet = false }: { filter: OptionFilter; inSheet?: boolean }) {
+  const id = useId();
+  const select = (
+    <Select
+      id={inSheet ? id : undefined}
+      aria-label={inSheet ? undefined : filter.label}
+      active={filter.value !== null}
+      className={inSheet ? FULL_WIDTH_SELECT : ''}
+      value={filter.value?.id ?? 'all'}
+      onChange={(event) => filter.onChange(filter.options.find((option) => option.id === event.target.value) ?? null)}
+    >
+      <option value="all">{filter.allLabel}</option>
+      {filter.options.map((option) => (
+        <option key={option.id} value={option.id}>
+          {option.name}
+        </option>
+      ))}
+    </Select>
+  );
+  if (!inSheet) return select;
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="block text-sm font-semibold text-neutral-900">
+        {filter.label}
+      </label>
+      {select}
+    </div>
+  );
+}
+
+/** The date range filter (all time, past week, month, year). */
+export function DateSelect({ filter, inSheet = false }: { filter: DateFilter; inSheet?: boolean }) {
+  const id = useId();
+  const select = (
+    <Select
+      id={inSheet ? id : undefined}
+      aria-label={inSheet ? undefined : TEXTS.filters.date}
+      icon={<CalendarIcon className="h-4 w-4" />}
+      active={filter.value !== 'all'}
+      className={inSheet ? FULL_WIDTH_SELECT : ''}
+      value={filter.value}
+      onChange={(event) => filter.onChange(event.target.value as DateRange)}
+    >
+      {DATE_RANGES.map((range) => (
+        <option key={range} value={range}>
+          {TEXTS.library.dateRanges[range]}
+        </option>
+      ))}
+    </Select>
+  );
+  if (!inSheet) return select;
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="block text-sm font-semibold text-neutral-900">
+        {TEXTS.filters.date}
+      </label>
+      {select}
+    </div>
+  );
+}
+
+function useTagToggle(filter: TagsFilter) {
+  const selectedIds = new Set(filter.selected.map((tag) => tag.id));
+  return {
+    isSelected: (id: string) => selectedIds.has(id),
+    isFull: filter.selected.length >= filter.max,
+    toggle: (id: string) => {
+      const option = filter.options.find((candidate) => candidate.id === id);
+      if (!option) return;
+      filter.onChange(selectedIds.has(id) ? filter.selected.filter((tag) => tag.id !== id) : [...filter.selected, option]);
+    },
+  };
+}
+
+/** The toolbar's tag filter: a pill opening a list of tags to tick, at most `max` of them. */
+export function TagPicker({ filter }: { filter: TagsFilter }) {
+  const { isSelected, isFull, toggle } = useTagToggle(filter);
+  const active = filter.selected.length > 0;
+
+  return (
+    <Popover
+      renderTrigger={(trigger) => (
+        <button
+          {...trigger}
+          className={`inline-flex h-10 shrink-0 items-center gap-2 rounded-xl border px-3.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950 ${
+            active ? 'border-neutral-950 bg-neutral-950 text-white' : 'border-neutral-200 bg-white text-neutral-800 hover:border-neutral-300'
+          }`}
+        >
+          <TagIcon className="h-4 w-4" />
+          {TEXTS.library.tags}
+          {active && <span className="rounded-full bg-white px-1.5 text-xs font-semibold text-neutral-950">{filter.selected.length}</span>}
+          <ChevronDownIcon className="h-4 w-4 opacity-70" />
+        </button>
+      )}
+      content={{ align: 'start', sideOffset: 6, className: 'z-40 max-h-80 w-64 overflow-y-auto rounded-2xl border border-neutral-200 bg-white p-1.5 shadow-xl' }}
+    >
+      {filter.options.length === 0 && <p className="px-3 py-2 text-sm text-neutral-500">{TEXTS.library.noTags}</p>}
+      {filter.options.map((option) => {
+        const checked = isSelected(option.id);
+        return (
+          <button
+            key={option.id}
+            type="button"
+            role="menuitemcheckbox"
+            aria-checked={checked}
+            disabled={!checked && isFull}
+            onClick={() => toggle(option.id)}
+            className="flex w-full items-center justify-between gap-3 rounded-lg px-3 py-2 text-left text-sm text-neutral-800 hover:bg-neutral-100 disabled:opacity-40"
+          >
+            {option.name}
+            {checked && <CheckIcon className="h-4 w-4 text-neutral-950" />}
+          </button>
+        );
+      })}
+    </Popover>
+  );
+}
+
+/** The sheet's tag filter: every tag a toggle button, wrapping. */
+export function TagToggles({ filter }: { filter: TagsFilter }) {
+  const { isSelected, isFull, toggle } = useTagToggle(filter);
+  return (
+    <fieldset>
+      <legend className="mb-1.5 block text-sm font-semibold text-neutral-900">{TEXTS.library.tags}</legend>
+      {filter.options.length === 0 && <p className="text-sm text-neutral-500">{TEXTS.library.noTags}</p>}
+      <div className="flex flex-wrap gap-2">
+        {filter.options.map((option) => {
+          const pressed = isSelected(option.id);
+          return (
+            <button
+              key={option.id}
+              type="button"
+              aria-pressed={pressed}
+              disabled={!pressed && isFull}
+              onClick={() => toggle(option.id)}
+              className={`inline-flex h-9 items-center gap-1.5 rounded-full border px-3.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950 disabled:opacity-40 ${
+                pressed ? 'border-neutral-950 bg-neutral-950 text-white' : 'border-neutral-200 bg-white text-neutral-800 hover:border-neutral-300'
+              }`}
+            >
+              {pressed && <CheckIcon className="h-3.5 w-3.5" />}
+              {option.name}
+            </button>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,92 @@
+import { lazy, Suspense, useRef, useState } from 'react';
+import { useIsMobile } from '../../hooks/use-is-mobile.ts';
+import { TEXTS } from '../../lib/spec-texts.ts';
+import { SlidersIcon } from '../ui/icons.tsx';
+import { ActiveFilterChips } from './active-filter-chips.tsx';
+import { DateSelect, OptionSelect, SearchBox, TagPicker } from './filter-controls.tsx';
+import { activeFiltersOf, type FilterSet } from './filter-model.ts';
+
+const FilterSheet = lazy(() => import('./filter-sheet.tsx'));
+
+interface FilterToolbarProps {
+  search: string;
+  onSearch: (text: string) => void;
+  filters: FilterSet;
+}
+
+/**
+ * The toolbar of the library and the themed boards: the search (debounced,
+ * into the URL), the list's filters, and each active filter as a removable
+ * chip. From 768 px the filters sit beside the search and wrap under it when
+ * the row is full, the search keeping room for its whole placeholder; below,
+ * a Filters button with the active count opens them in a bottom sheet.
+ */
+export function FilterToolbar({ search, onSearch, filters }: FilterToolbarProps) {
+  const isMobile = useIsMobile();
+  const active = activeFiltersOf(filters);
+  const chips = <ActiveFilterChips active={active} onClearAll={filters.clear} />;
+
+  if (isMobile) {
+    return (
+      <div data-testid="filter-toolbar" className="flex flex-col gap-2.5">
+        <SearchBox search={search} onSearch={onSearch} className="w-full" />
+        <div className="flex min-w-0 items-start gap-2">
+          <MobileFilters filters={filters} activeCount={active.length} />
+          {chips}
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div data-testid="filter-toolbar" className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center gap-2">
+        {/* Room for the whole placeholder before any filter takes a place on this row. */}
+        <SearchBox search={search} onSearch={onSearch} className="max-w-md min-w-[18rem] flex-[1_1_20rem]" />
+        {filters.options.map((filter) => (
+          <OptionSelect key={filter.label} filter={filter} />
+        ))}
+        {filters.tags && <TagPicker filter={filters.tags} />}
+        {filters.date && <DateSelect filter={filters.date} />}
+      </div>
+      {chips}
+    </div>
+  );
+}
+
+function MobileFilters({ filters, activeCount }: { filters: FilterSet; activeCount: number }) {
+  const [open, setOpen] = useState(false);
+  const [opened, setOpened] = useState(false);
+  if (open && !opened) setOpened(true);
+  const buttonRef = useRef<HTMLButtonElement | null>(null);
+  const T = TEXTS.filters;
+
+  return (
+    <>
+      <button
+        ref={buttonRef}
+        type="button"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-label={activeCount > 0 ? T.buttonWithCount(activeCount) : T.button}
+        onClick={() => setOpen(true)}
+        className={`inline-flex h-8 shrink-0 items-center gap-1.5 rounded-full border pr-3 pl-2.5 text-[13px] font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950 ${
+          activeCount > 0 ? 'border-neutral-950 bg-neutral-950 text-white' : 'border-neutral-300 bg-white text-neutral-900 hover:border-neutral-950'
+        }`}
+      >
+        <SlidersIcon className="h-4 w-4" />
+        {T.button}
+        {activeCount > 0 && (
+          <span data-testid="active-filter-count" className="min-w-[1.25rem] rounded-full bg-white px-1.5 text-center text-xs leading-5 font-bold text-neutral-950">
+            {activeCount}
+          </span>
+        )}
+      </button>
+      {opened && (
+        <Suspense fallback={null}>
+          <FilterSheet open={open} onOpenChange={setOpen} filters={filters} activeCount={activeCount} triggerRef={buttonRef} />
+        </Suspense>
+      )}
+    </>
+  );
+}
