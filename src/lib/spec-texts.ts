@@ -1,3 +1,7 @@
+import { BOARD_ADS_MAX, BOARD_DEPTH_MAX, BOARD_NAME_MAX_LENGTH, BOARDS_MAX, FAVORITES_MAX } from './constants.ts';
+
+const thousands = (n: number) => n.toLocaleString('en-US');
+
 /** The product's user-facing texts, word for word from the spec, in one place. */
 export const TEXTS = {
   library: {
@@ -604,6 +608,25 @@ export const TEXTS = {
       uploadFailed: { title: 'Upload failed' },
       added: { brands: 'Brand added', categories: 'Category added', tags: 'Tag added' },
       addFailed: { brands: 'Could not add brand', categories: 'Could not add category', tags: 'Could not add tag' },
+    },
+  },
+  /** What the SPA says for each stable error code of the backend (errorTextOf), in place of the server's text. */
+  apiErrors: {
+    fallback: 'Something went wrong. Please try again.',
+    byCode: {
+      board_limit_reached: `You can have up to ${thousands(BOARDS_MAX)} boards. Delete a board to make room for a new one.`,
+      board_depth_limit_reached: `Boards can be nested up to ${BOARD_DEPTH_MAX} levels deep. Choose a board higher up.`,
+      board_ads_limit_reached: `A board can hold up to ${thousands(BOARD_ADS_MAX)} ads. Remove some, or save this ad to another board.`,
+      favorites_limit_reached: `You can keep up to ${thousands(FAVORITES_MAX)} favorites. Remove some to save new ones.`,
+      user_collections_name_length: `Board names can be up to ${BOARD_NAME_MAX_LENGTH} characters long.`,
+      user_collections_name_not_empty: 'Collection name required',
+      name_required: 'Collection name required',
+      not_authenticated: 'Not authenticated',
+      board_cycle: 'A board cannot be moved inside itself or one of its sub-boards.',
+      favorites_protected: 'Favorites cannot be renamed, moved or deleted.',
+      favorites_not_a_parent: 'Boards cannot be put inside Favorites.',
+      parent_board_not_found: 'That board could not be found. It may have been deleted.',
+      board_not_found: 'That board could not be found. It may have been deleted.',
     },
   },
 } as const;

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
+import { errorTextOf } from '../../lib/api-error.ts';
 import { toast } from '../../lib/toast.ts';
 import { AdGrid } from '../../components/ads/ad-grid.tsx';
 import { buttonClasses } from '../../components/ui/button.tsx';
@@ -58,7 +59,7 @@ export function CollectionPage() {
           toast.success(T.removed.title, { description: T.removed.description });
           setAdToRemove(null);
         },
-        onError: (error) => toast.error(T.removeFailed.title, { description: error.message }),
+        onError: (error) => toast.error(T.removeFailed.title, { description: errorTextOf(error) }),
       },
     );
   };

@@ -31,9 +31,12 @@ export class BoardBackend {
   private sequence = 0;
   /** Set to make the next save fail as a dropped connection does. */
   failNextSave = false;
+  /** Set to refuse the next board write or save with this error, as the database refuses one over a cap. */
+  refuseNext: Result['error'] = null;
 
   constructor() {
     fakeSupabase.onTable('user_collections', (query) => {
+      if (query.action !== 'select' && this.refuseNext) return this.refusal();
       if (query.action === 'insert') {
         const payload = query.payload as Omit<Board, 'id' | 'slug'>;
         this.sequence += 1;
@@ -57,6 +60,7 @@ export class BoardBackend {
     });
     fakeSupabase.onRpc('get_or_create_favorites_id', () => ok(FAVORITES_ID));
     fakeSupabase.onRpc('save_ad_boards', (args) => {
+      if (this.refuseNext) return this.refusal();
       if (this.failNextSave) {
         this.failNextSave = false;
         // What supabase-js answers when the connection drops before a response.
@@ -84,6 +88,12 @@ export class BoardBackend {
       this.boards = this.boards.filter((row) => !doomed.has(row.id));
       return ok([...doomed]);
     });
+  }
+
+  private refusal(): Result {
+    const error = this.refuseNext;
+    this.refuseNext = null;
+    return { data: null, error };
   }
 
   addBoard(name: string, parentId: string | null = null): string {

@@ -1,4 +1,5 @@
 import { useCallback } from 'react';
+import { errorTextOf } from '../../../lib/api-error.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useFavoritesBoardId } from '../../../lib/favorites-board.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
@@ -15,7 +16,7 @@ export function useFavorite(adId: string, userId: string | null) {
   const toggle = useCallback(() => {
     save.mutate(
       { adId, favorite: !isFavorite },
-      { onError: (error) => toast.error(TEXTS.toasts.updateFailed.title, { description: error.message }) },
+      { onError: (error) => toast.error(TEXTS.toasts.updateFailed.title, { description: errorTextOf(error) }) },
     );
   }, [save, adId, isFavorite]);
 

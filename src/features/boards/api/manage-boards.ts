@@ -1,14 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { ApiError, apiErrorFrom } from '../../../lib/api-error.ts';
+import { BOARD_NAME_MAX_LENGTH } from '../../../lib/constants.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { BOARDS_QUERY_KEY, boardRowSchema, type BoardRow } from './list-boards.ts';
 
-/** A board name as stored: trimmed, not empty. */
+/** A board name as stored: trimmed, not empty, no longer than the database's check allows. */
 export function boardNameFrom(input: string): string {
   const name = input.trim();
   if (!name) throw new ApiError(TEXTS.boards.nameRequired, 'name_required');
+  // The database collapses inner whitespace before its check; this counts as it does.
+  if ([...name.replace(/\s+/g, ' ')].length > BOARD_NAME_MAX_LENGTH) {
+    throw new ApiError(TEXTS.apiErrors.byCode.user_collections_name_length, 'user_collections_name_length');
+  }
   return name;
 }
 

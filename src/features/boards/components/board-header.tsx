@@ -1,5 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { errorTextOf } from '../../../lib/api-error.ts';
 import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ChevronRightIcon, TrashIcon } from '../../../components/ui/icons.tsx';
@@ -82,7 +83,7 @@ export function BoardHeader({ board, boards, userId, onDeleted }: BoardHeaderPro
       setMode('idle');
     } catch (error) {
       const title = mode === 'rename' ? T.renameFailed.title : mode === 'move' ? T.moveFailed.title : TEXTS.boards.createFailed.title;
-      toast.error(title, { description: (error as Error).message });
+      toast.error(title, { description: errorTextOf(error) });
     }
   };
 
@@ -94,7 +95,7 @@ export function BoardHeader({ board, boards, userId, onDeleted }: BoardHeaderPro
       toast.success(T.deleted.title, { description: T.deleted.description(board.name) });
       onDeleted(board.parent_id);
     } catch (error) {
-      toast.error(T.deleteFailed.title, { description: (error as Error).message });
+      toast.error(T.deleteFailed.title, { description: errorTextOf(error) });
     }
   };
 

@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
+import { errorTextOf } from '../../../lib/api-error.ts';
 import { toast } from '../../../lib/toast.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { useAdMemberships, useSaveAdBoards } from '../api/ad-memberships.ts';
@@ -44,7 +45,10 @@ export function useBoardPicker(adId: string, userId: string | null, open: boolea
       return true;
     } catch (error) {
       console.error('Saving boards failed', error);
-      toast.error(TEXTS.boards.saveFailed.title, { id: `save-boards-${adId}`, description: TEXTS.boards.saveFailed.description });
+      toast.error(TEXTS.boards.saveFailed.title, {
+        id: `save-boards-${adId}`,
+        description: errorTextOf(error, TEXTS.boards.saveFailed.description),
+      });
       return false;
     }
   }, [adId, pending, save]);
@@ -58,7 +62,7 @@ export function useBoardPicker(adId: string, userId: string | null, open: boolea
         return true;
       } catch (error) {
         console.error('Creating a board failed', error);
-        toast.error(TEXTS.boards.createFailed.title, { description: (error as Error).message });
+        toast.error(TEXTS.boards.createFailed.title, { description: errorTextOf(error) });
         return false;
       }
     },
