@@ -1,0 +1,59 @@
+import type { Attack, AttackTarget } from '../attack.ts';
+
+/** hosted Supabase's statement timeout for anon, the stack's default (STATEMENT_TIMEOUT_ANON_MS). */
+const ANON_TIMEOUT_MS = 3_000;
+/** What "by its timeout" allows beyond it: the answer's way back, and on PGlite the engine's reopening. */
+const SLACK_MS = 1_000;
+/**
+ * The issue's pattern `(.{1,200}){1,200}x`, nested once more: on the 120-ad demo library the plain one
+ * can finish just under 3 s, and this attack must run past the timeout to show what happens then.
+ */
+const SLOW_PATTERN = '((.{1,200}){1,200}){1,200}x';
+const OTHER_CALLER_DELAY_MS = 500;
+
+interface Timed {
+  status: number;
+  code: string | null;
+  ms: number;
+}
+
+async function timedGet(target: AttackTarget, pathAndQuery: string): Promise<Timed> {
+  const started = performance.now();
+  const response = await fetch(`${target.url}/rest/v1/${pathAndQuery}`, {
+    headers: { apikey: target.anonKey, authorization: `Bearer ${target.anonKey}` },
+  });
+  const text = await response.text();
+  let code: string | null = null;
+  if (!response.ok) {
+    try {
+      code = (JSON.parse(text) as { code?: string }).code ?? null;
+    } catch {
+      code = text.slice(0, 40);
+    }
+  }
+  return { status: response.status, code, ms: performance.now() - started };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+const attacks: Attack[] = [
+  {
+    name: 'anonymous regex filter on a listing view, and another caller reads one brand row 0.5 s later',
+    before: '500 after 17.9 s; the other caller waited 16.8 s',
+    async run(target) {
+      const slow = timedGet(target, `ads_with_flags?select=id&brand_name=match.${encodeURIComponent(SLOW_PATTERN)}`);
+      await new Promise((resolve) => setTimeout(resolve, OTHER_CALLER_DELAY_MS));
+      const other = await timedGet(target, 'brands?select=id,name&limit=1');
+      const stopped = await slow;
+      const slowHeld = stopped.status === 500 && stopped.code === '57014' && stopped.ms <= ANON_TIMEOUT_MS + SLACK_MS;
+      const otherHeld = other.status === 200 && other.ms <= ANON_TIMEOUT_MS + SLACK_MS;
+      return {
+        now: `${stopped.status}${stopped.code ? ` ${stopped.code}` : ''} after ${seconds(stopped.ms)}; the other caller waited ${seconds(other.ms)}`
+          + (other.status === 200 ? '' : ` (answered ${other.status})`),
+        held: slowHeld && otherHeld,
+      };
+    },
+  },
+];
+
+export default attacks;
