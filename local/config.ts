@@ -18,6 +18,8 @@ const configSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('.data'),
   SMTP_URL: z.string().url().optional(),
+  /** The largest request body rest, auth and functions accept, in bytes (storage uploads: each bucket's file_size_limit). */
+  MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024, 'MAX_REQUEST_BODY_BYTES must be at least 1024').max(256 * 1024 * 1024, 'MAX_REQUEST_BODY_BYTES must be at most 256 MiB').default(1024 * 1024),
   /** Per-role statement timeouts in ms, 0 for none: anon 3000, authenticated 8000, service_role 0 as on hosted Supabase. */
   ...statementTimeoutSettings,
   // Realtime caps, after Supabase Realtime's limits (local/realtime/README.md).

@@ -10,7 +10,8 @@ import { openLocalDatabase } from './db/open-local-database.ts';
 import type { ApiHandler } from './http/api-handler.ts';
 import { createHostAllowList, refuseUpgrade } from './http/allowed-hosts.ts';
 import { createGateway } from './http/gateway.ts';
-import { nodeListener } from './http/node-adapter.ts';
+import { answerClientErrors, nodeListener, serverOptions } from './http/node-adapter.ts';
+import { requestLimitsOf } from './http/request-limits.ts';
 import { createSecurityHeaders } from './http/security-headers.ts';
 import { createSpaHandler } from './http/static-files.ts';
 import { createMailboxPage } from './mail/mailbox-page.ts';
@@ -72,7 +73,9 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
     if (migrated.applied.length > 0) log(`Applied ${migrated.applied.length} migration(s).`);
     await writeImageLinkSecret(db, config.JWT_SECRET);
 
-    const server: Server = createServer();
+    const limits = requestLimitsOf(config);
+    const server: Server = createServer(serverOptions(limits));
+    answerClientErrors(server, limits);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.PORT, config.HOST, () => resolve());
@@ -111,7 +114,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
       },
       fallback: createSpaHandler(options.distDir ?? path.join(projectRoot, 'dist'), { precompress: options.precompressSpa ?? false }),
     });
-    server.on('request', nodeListener(handler, () => url));
+    server.on('request', nodeListener(handler, () => url, limits));
     const realtime = await createRealtimeServer({ db, config });
     server.on('upgrade', (request, socket, head) => {
       if (!hosts.allowsUpgrade(request)) return refuseUpgrade(socket);

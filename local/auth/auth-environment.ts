@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Database } from '../db/database.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { jsonNestingExceeds, jsonTooDeepMessage, RequestBodyTooLargeError } from '../http/json-body.ts';
 import { AuthApiError, badRequest } from './auth-errors.ts';
 import type { AuthSettings } from './auth-settings.ts';
 import type { RateLimiter } from './rate-limits.ts';
@@ -18,13 +19,21 @@ export type AuthEndpoint = (env: AuthEnvironment, request: Request) => Promise<R
 
 /** The JSON body checked against its schema; an empty body reads as {}. */
 export async function readBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
-  const text = await request.text();
+  let text: string;
+  try {
+    text = await request.text();
+  } catch (error) {
+    // The node adapter cuts a body off at MAX_REQUEST_BODY_BYTES (and answers 413 itself).
+    if (error instanceof RequestBodyTooLargeError) throw new AuthApiError(413, 'validation_failed', error.message);
+    throw error;
+  }
   let json: unknown = {};
   if (text.trim() !== '') {
+    if (jsonNestingExceeds(text)) throw badRequest('bad_json', jsonTooDeepMessage());
     try {
       json = JSON.parse(text);
-    } catch (error) {
-      throw badRequest('bad_json', `Could not parse request body as JSON: ${(error as Error).message}`);
+    } catch {
+      throw badRequest('bad_json', 'Could not parse request body as JSON');
     }
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { verifyJwt } from '../auth/jwt.ts';
+import { InvalidJwtError, verifyJwt } from '../auth/jwt.ts';
 import type { ApiContext, ApiHandler } from '../http/api-handler.ts';
 import { tokenOf } from '../http/caller.ts';
+import { jsonNestingExceeds, jsonTooDeepMessage, readBodyBytes, RequestBodyTooLargeError } from '../http/json-body.ts';
 import { readFunctionsWithoutJwt } from './functions-config.ts';
 
 export interface FunctionsApi {
@@ -85,13 +86,23 @@ export async function createFunctionsApi(ctx: ApiContext & { projectRoot: string
   };
   start();
 
-  const forward = async (request: Request, target: string) =>
-    fetch(target, {
-      method: request.method,
-      headers: request.headers,
-      body: request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer(),
-      redirect: 'manual',
-    });
+  const forward = (request: Request, body: Uint8Array<ArrayBuffer> | undefined, target: string) =>
+    fetch(target, { method: request.method, headers: request.headers, body, redirect: 'manual' });
+
+  /** The body as it will be forwarded: at most MAX_REQUEST_BODY_BYTES, and JSON within the nesting limit. */
+  const checkedBody = async (request: Request): Promise<Uint8Array<ArrayBuffer> | Response | undefined> => {
+    if (request.method === 'GET' || request.method === 'HEAD') return undefined;
+    let body: Uint8Array<ArrayBuffer>;
+    try {
+      body = await readBodyBytes(request, ctx.config.MAX_REQUEST_BODY_BYTES);
+    } catch (error) {
+      if (error instanceof RequestBodyTooLargeError) return failure(413, 'payload_too_large', error.message);
+      throw error;
+    }
+    const contentType = request.headers.get('content-type') ?? '';
+    if (/^application\/(.+\+)?json\b/i.test(contentType) && jsonNestingExceeds(body)) return failure(400, 'bad_json', jsonTooDeepMessage());
+    return body;
+  };
 
   const handler: ApiHandler = async (request) => {
     const url = new URL(request.url);
@@ -103,15 +114,15 @@ export async function createFunctionsApi(ctx: ApiContext & { projectRoot: string
       try {
         await verifyJwt(token, ctx.config.JWT_SECRET);
       } catch (error) {
-        return failure(401, 'invalid_jwt', (error as Error).message);
+        return failure(401, 'invalid_jwt', error instanceof InvalidJwtError ? error.message : 'invalid JWT');
       }
     }
-    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
-    const replay = () => new Request(request.url, { method: request.method, headers: request.headers, body });
+    const body = await checkedBody(request);
+    if (body instanceof Response) return body;
     for (let attempt = 0; attempt < 3; attempt += 1) {
       try {
         await ready;
-        return await forward(replay(), `http://127.0.0.1:${port}/${rest}${url.search}`);
+        return await forward(request, body, `http://127.0.0.1:${port}/${rest}${url.search}`);
       } catch {
         // The runtime is restarting: wait for it, then try again.
         await new Promise((resolve) => setTimeout(resolve, 300));

@@ -1,7 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
+import { type Duplex, Readable } from 'node:stream';
 import type { ApiHandler } from './api-handler.ts';
 import { chooseEncoding, compressNow, isCompressible, MIN_COMPRESSED_BYTES } from './compression.ts';
+import { RequestBodyTooLargeError } from './json-body.ts';
+import { bodyLimitFor, DEFAULT_BODY_BYTES, requestLimitsOf, type RequestLimits } from './request-limits.ts';
+import { rawStackError, stackErrorBody, type StackErrorCode } from './stack-errors.ts';
 
 /** The header the local stack sets to the socket's address; a client-sent value is dropped. */
 export const CLIENT_IP_HEADER = 'x-local-client-ip';
@@ -12,7 +15,7 @@ export const CLIENT_IP_HEADER = 'x-local-client-ip';
  * bodies of a known length: an API call, where a web stream per request costs
  * more than the bytes).
  */
-export function toWebRequest(req: IncomingMessage, origin: string, readBody?: Buffer): Request {
+export function toWebRequest(req: IncomingMessage, origin: string, readBody?: Buffer, bodyStream?: ReadableStream<Uint8Array>): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name === CLIENT_IP_HEADER) continue;
@@ -24,7 +27,7 @@ export function toWebRequest(req: IncomingMessage, origin: string, readBody?: Bu
   return new Request(new URL(req.url ?? '/', origin), {
     method: req.method,
     headers,
-    body: !hasBody ? undefined : readBody ?? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>),
+    body: !hasBody ? undefined : readBody ?? bodyStream ?? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>),
     // Required by Node's fetch for a streamed request body.
     ...(hasBody && !readBody ? { duplex: 'half' } : {}),
   } as RequestInit);
@@ -92,11 +95,14 @@ export async function sendWebResponse(response: Response, res: ServerResponse, m
 const SMALL_BODY_BYTES = 256 * 1024;
 /** Request bodies up to this size, with a Content-Length, are read before the handler runs. */
 const SMALL_REQUEST_BYTES = 64 * 1024;
+/** How much of a streamed request body waits for the handler to read it before the socket is paused. */
+const STREAMED_REQUEST_BUFFER_BYTES = 256 * 1024;
 
-function smallBodyLength(req: IncomingMessage): number | null {
+/** The declared Content-Length, or null for a chunked request or one with no body. */
+function declaredLength(req: IncomingMessage): number | null {
   if (req.method === 'GET' || req.method === 'HEAD' || req.headers['transfer-encoding'] !== undefined) return null;
   const length = Number(req.headers['content-length']);
-  return Number.isInteger(length) && length >= 0 && length <= SMALL_REQUEST_BYTES ? length : null;
+  return Number.isInteger(length) && length >= 0 ? length : null;
 }
 
 function readSmallBody(req: IncomingMessage): Promise<Buffer> {
@@ -109,18 +115,158 @@ function readSmallBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-export function nodeListener(handler: ApiHandler, origin: () => string) {
+/**
+ * The request body as a web stream that holds at most a few hundred
+ * kilobytes at a time (the socket is paused until the handler reads on) and
+ * ends in RequestBodyTooLargeError once more than maxBytes arrived; then
+ * nothing more is read and onTooLarge answers 413. Cancelling pauses the
+ * socket rather than destroying it, so that an API can still answer.
+ */
+function limitedBody(req: IncomingMessage, maxBytes: number, onTooLarge: () => void): ReadableStream<Uint8Array> {
+  let received = 0;
+  let finished = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on('data', (chunk: Buffer) => {
+          if (finished) return;
+          received += chunk.byteLength;
+          if (received > maxBytes) {
+            finished = true;
+            req.pause();
+            controller.error(new RequestBodyTooLargeError(maxBytes));
+            onTooLarge();
+            return;
+          }
+          controller.enqueue(chunk);
+          if ((controller.desiredSize ?? 1) <= 0) req.pause();
+        });
+        req.once('end', () => {
+          if (finished) return;
+          finished = true;
+          controller.close();
+        });
+        req.once('error', (error) => {
+          if (finished) return;
+          finished = true;
+          controller.error(error);
+        });
+        req.once('close', () => {
+          if (finished) return;
+          finished = true;
+          controller.error(new Error('The client closed the request'));
+        });
+      },
+      pull() {
+        if (!finished) req.resume();
+      },
+      cancel() {
+        finished = true;
+        req.pause();
+      },
+    },
+    { highWaterMark: STREAMED_REQUEST_BUFFER_BYTES, size: (chunk) => chunk.byteLength },
+  );
+}
+
+/** Node's server settings for the limits: the request line and headers together at most limits.headerBytes. */
+export function serverOptions(limits: RequestLimits): ServerOptions {
+  return { maxHeaderSize: limits.headerBytes };
+}
+
+/**
+ * Requests Node cannot parse (headers over maxHeaderSize, broken HTTP, too
+ * slow to arrive) are answered in our error shape instead of Node's bare
+ * status line, and the connection is closed.
+ */
+export function answerClientErrors(server: Server, limits: RequestLimits): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const answer = error.code === 'HPE_HEADER_OVERFLOW'
+      ? rawStackError(431, 'headers_too_large', `The request line and headers together are larger than ${limits.headerBytes} bytes`)
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? rawStackError(408, 'request_timeout', 'The request did not arrive in time')
+        : rawStackError(400, 'bad_request', 'The request is not valid HTTP');
+    socket.end(answer);
+  });
+}
+
+/** The path of a request's raw URL, without decoding (for choosing limits and error shapes). */
+function pathOf(rawUrl: string): string {
+  const end = rawUrl.search(/[?#]/);
+  return end === -1 ? rawUrl : rawUrl.slice(0, end);
+}
+
+/**
+ * Serves a handler on Node's server within the limits: a URL over
+ * limits.urlBytes is answered 414, a body over its path's limit 413 (before
+ * reading it when Content-Length says so, as soon as it passes the limit
+ * otherwise), and a failure no API answered 500 with a generic message, the
+ * detail only in the server's log.
+ */
+export function nodeListener(handler: ApiHandler, origin: () => string, limits: RequestLimits = requestLimitsOf({ MAX_REQUEST_BODY_BYTES: DEFAULT_BODY_BYTES })) {
   return (req: IncomingMessage, res: ServerResponse) => {
-    const request = smallBodyLength(req) === null
-      ? Promise.resolve(toWebRequest(req, origin()))
-      : readSmallBody(req).then((body) => toWebRequest(req, origin(), body));
+    const rawUrl = req.url ?? '/';
+    const pathname = pathOf(rawUrl);
+    let answered = false;
+    const refuse = (status: number, code: StackErrorCode, message: string) => {
+      if (answered) return;
+      answered = true;
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const { body, headers } = stackErrorBody(pathname, status, code, message);
+      // Whatever of the body is still coming is not read: the connection closes after this answer.
+      if (!req.complete) res.shouldKeepAlive = false;
+      res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+      res.end(body);
+    };
+
+    if (Buffer.byteLength(rawUrl) > limits.urlBytes) {
+      refuse(414, 'uri_too_long', `The URL is longer than ${limits.urlBytes} bytes`);
+      return;
+    }
+    const maxBody = bodyLimitFor(pathname, limits);
+    const tooLarge = () => refuse(413, 'payload_too_large', `The request body is larger than ${maxBody} bytes`);
+    const declared = declaredLength(req);
+    if (declared !== null && declared > maxBody) {
+      tooLarge();
+      return;
+    }
+
+    if (!URL.canParse(rawUrl, origin())) {
+      refuse(400, 'bad_request', 'The request URL is not valid');
+      return;
+    }
+
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+    const request = declared !== null && declared <= SMALL_REQUEST_BYTES
+      ? readSmallBody(req).then((body) => toWebRequest(req, origin(), body))
+      : new Promise<Request>((resolve) => resolve(toWebRequest(req, origin(), undefined, hasBody ? limitedBody(req, maxBody, tooLarge) : undefined)));
     request
       .then(handler)
-      .then((response) => sendWebResponse(response, res, req.method, req.headers['accept-encoding']))
+      .then(async (response) => {
+        if (answered) {
+          await response.body?.cancel().catch(() => undefined);
+          return;
+        }
+        answered = true;
+        if (!req.complete) res.shouldKeepAlive = false;
+        await sendWebResponse(response, res, req.method, req.headers['accept-encoding']);
+      })
       .catch((error: unknown) => {
-        console.error('Unhandled error in the local stack:', error);
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ message: 'Internal error in the local stack' }));
+        if (answered && res.headersSent && !res.writableEnded) {
+          // The answer broke off while streaming: all the client can be told is that the connection ends.
+          res.destroy();
+          return;
+        }
+        if (answered) return;
+        console.error(`Unhandled error in the local stack (${req.method} ${pathname}):`, error);
+        refuse(500, 'internal_error', 'Internal error');
       });
   };
 }

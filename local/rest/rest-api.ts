@@ -3,6 +3,7 @@ import { runAsCaller, type CallerStatement } from '../db/caller-scope.ts';
 import type { Database, QueryResult } from '../db/database.ts';
 import type { ApiContext, ApiHandler } from '../http/api-handler.ts';
 import { callerClaims, InvalidJwtError, MissingApiKeyError } from '../http/caller.ts';
+import { jsonNestingExceeds, jsonTooDeepMessage, readBodyText, RequestBodyTooLargeError } from '../http/json-body.ts';
 import { parseColumns, parseSelect } from './query-grammar.ts';
 import { Aliases, applyParameters, planSelect, referencedColumns, relationSource, tableNotFound, type PlanNode } from './read-plan.ts';
 import { arrayLiteral, renderRead, type ReadOutput } from './read-sql.ts';
@@ -124,7 +125,7 @@ export function createRestApi(ctx: ApiContext): RestApi {
       && anonymousCache.applies(caller, rpc)) {
       const version = await anonymousCache.versionOf(rpc);
       if (version !== null) {
-        context.bodyText = request.method === 'POST' ? await request.text() : '';
+        context.bodyText = request.method === 'POST' ? await readBodyText(request, ctx.config.MAX_REQUEST_BODY_BYTES) : '';
         const key = AnonymousAnswerCache.key(caller, request, url, context.bodyText);
         return anonymousCache.answer(key, version, () => execute(context, caller, rpc, segments));
       }
@@ -135,7 +136,7 @@ export function createRestApi(ctx: ApiContext): RestApi {
   async function execute(context: RequestContext, caller: AccessClaims, rpc: string | null, segments: string[]): Promise<Response> {
     let execution: Execution;
     if (rpc !== null) {
-      execution = await rpcExecution(context, rpc);
+      execution = await rpcExecution(context, rpc, caller.role);
     } else if (segments.length === 1) {
       execution = await relationExecution(context, segments[0]!);
     } else {
@@ -165,9 +166,9 @@ export function createRestApi(ctx: ApiContext): RestApi {
         applyRange(root, request);
         return readExecution(context, root, `${qualified(EXPOSED_SCHEMA, name)} as ${quoteIdent(root.alias)}`);
       case 'POST':
-        return insertExecution(context, relation, root, await jsonBody(request));
+        return insertExecution(context, relation, root, await jsonBody(request, ctx.config.MAX_REQUEST_BODY_BYTES));
       case 'PATCH':
-        return updateExecution(context, relation, root, await jsonBody(request));
+        return updateExecution(context, relation, root, await jsonBody(request, ctx.config.MAX_REQUEST_BODY_BYTES));
       case 'DELETE':
         return deleteExecution(context, relation, root);
       default:
@@ -175,7 +176,7 @@ export function createRestApi(ctx: ApiContext): RestApi {
     }
   }
 
-  async function rpcExecution(context: RequestContext, name: string): Promise<Execution> {
+  async function rpcExecution(context: RequestContext, name: string, role: string): Promise<Execution> {
     const { request, url } = context;
     if (!['GET', 'HEAD', 'POST'].includes(request.method)) {
       throw new RestError(405, 'PGRST101', 'Only GET, HEAD and POST are allowed for functions');
@@ -185,7 +186,7 @@ export function createRestApi(ctx: ApiContext): RestApi {
     let args: Record<string, unknown>;
     let filters: [string, string][];
     if (request.method === 'POST') {
-      const body = await jsonBody(request, true, context.bodyText);
+      const body = await jsonBody(request, ctx.config.MAX_REQUEST_BODY_BYTES, true, context.bodyText);
       if (body === null || typeof body !== 'object' || Array.isArray(body)) {
         throw new RestError(400, 'PGRST102', 'Function arguments must be a JSON object of named arguments');
       }
@@ -203,11 +204,11 @@ export function createRestApi(ctx: ApiContext): RestApi {
     }
     let fn;
     try {
-      fn = resolveFunction(cache, name, Object.keys(args));
+      fn = resolveFunction(cache, name, Object.keys(args), role);
     } catch (error) {
       if (!(error instanceof RestError) || error.code !== 'PGRST202') throw error;
       cache = await schemaCache.refreshedUnless(cache, () => false);
-      fn = resolveFunction(cache, name, Object.keys(args));
+      fn = resolveFunction(cache, name, Object.keys(args), role);
     }
     const sql = new SqlParameters();
     const cte = callCte(fn, args, request.method === 'POST' ? 'json' : 'text', sql);
@@ -394,6 +395,9 @@ export function createRestApi(ctx: ApiContext): RestApi {
       return await handle(request, claims);
     } catch (error) {
       if (error instanceof RestError) return errorResponse(error);
+      if (error instanceof RequestBodyTooLargeError) {
+        return errorResponse(new RestError(413, 'payload_too_large', `The request body is larger than ${error.limit} bytes`));
+      }
       if (isConnectionFailure(error)) return errorResponse(unreachableDatabase(error as Error, false));
       if (isDatabaseError(error)) {
         if (SCHEMA_CHANGED.has(error.code!)) {
@@ -402,9 +406,9 @@ export function createRestApi(ctx: ApiContext): RestApi {
         }
         return errorResponse(restErrorOfDatabase(error, claims.current !== null && claims.current.role !== 'anon'));
       }
+      // The detail stays in the server's log: an error of our code is not the caller's business.
       console.error('rest/v1 failed:', error);
-      const details = error instanceof Error ? error.message : JSON.stringify(error) ?? String(error);
-      return errorResponse(new RestError(500, 'PGRSTX00', 'Internal error in the local rest/v1 API', details));
+      return errorResponse(new RestError(500, 'PGRSTX00', 'Internal error in the local rest/v1 API'));
     }
   };
   return Object.assign(handler, {
@@ -505,13 +509,14 @@ function appliedHeaders(prefer: Preferences): Record<string, string> {
   return applied.length ? { 'Preference-Applied': applied.join(', ') } : {};
 }
 
-async function jsonBody(request: Request, emptyIsObject = false, readText?: string): Promise<unknown> {
+async function jsonBody(request: Request, maxBytes: number, emptyIsObject = false, readText?: string): Promise<unknown> {
   const contentType = request.headers.get('content-type');
   if (contentType && !/^application\/json\b|\+json\b/i.test(contentType)) {
     throw new RestError(415, 'PGRST107', `Content-Type not acceptable: ${contentType}`);
   }
-  const text = readText ?? (await request.text());
+  const text = readText ?? (await readBodyText(request, maxBytes));
   if (text.trim() === '' && emptyIsObject) return {};
+  if (jsonNestingExceeds(text)) throw new RestError(400, 'PGRST102', jsonTooDeepMessage());
   try {
     return JSON.parse(text);
   } catch {

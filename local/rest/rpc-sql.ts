@@ -14,23 +14,35 @@ export const CALL_CTE = 'pgrst_call';
 const signature = (fn: FunctionInfo) =>
   `${EXPOSED_SCHEMA}.${fn.name}(${fn.parameters.map((p) => `${p.name} => ${p.type}`).join(', ')})`;
 
-export function resolveFunction(cache: SchemaCache, name: string, argumentNames: string[]): FunctionInfo {
+/**
+ * The overload of `name` that takes exactly these named arguments. The
+ * errors name signatures (PostgREST's "Perhaps you meant to call...") only of
+ * functions the caller's role may execute: the schema cache knows every
+ * function of the schema, and a caller is not told the shape of the others.
+ */
+export function resolveFunction(cache: SchemaCache, name: string, argumentNames: string[], role: string): FunctionInfo {
   const overloads = cache.functions.get(name) ?? [];
+  const executable = (fn: FunctionInfo) => fn.executableBy.includes(role);
   const matches = overloads.filter((fn) =>
     argumentNames.every((arg) => fn.parameters.some((p) => p.name === arg))
     && fn.parameters.every((p) => p.hasDefault || argumentNames.includes(p.name)));
   if (matches.length === 1) return matches[0]!;
   if (matches.length > 1) {
+    const shown = matches.filter(executable);
     throw new RestError(300, 'PGRST203',
-      `Could not choose the best candidate function between: ${matches.map(signature).join(', ')}`, null,
+      shown.length
+        ? `Could not choose the best candidate function between: ${shown.map(signature).join(', ')}`
+        : `Could not choose the best candidate function for ${EXPOSED_SCHEMA}.${name}`,
+      null,
       'Try renaming the parameters or the function itself in the database so function overloading can be resolved');
   }
   const sorted = [...argumentNames].sort();
   const wanted = sorted.length ? `${EXPOSED_SCHEMA}.${name}(${sorted.join(', ')})` : `${EXPOSED_SCHEMA}.${name} without parameters`;
+  const suggestion = overloads.find(executable);
   throw new RestError(404, 'PGRST202', `Could not find the function ${wanted} in the schema cache`,
     `Searched for the function ${EXPOSED_SCHEMA}.${name} with ${sorted.length ? `parameters ${sorted.join(', ')}` : 'no parameters'}, but no matches were found in the schema cache.`,
-    overloads.length
-      ? `Perhaps you meant to call the function ${signature(overloads[0]!)}`
+    suggestion
+      ? `Perhaps you meant to call the function ${signature(suggestion)}`
       : 'If a new function was created in the database with this name and parameters, try reloading the schema cache.');
 }
 

@@ -84,6 +84,8 @@ export interface FunctionInfo {
   resultColumns: Column[];
   volatility: 'i' | 's' | 'v';
   variadic: boolean;
+  /** The API roles (anon, authenticated, service_role) that may execute it: only they are told its signature in a hint. */
+  executableBy: string[];
 }
 
 export interface SchemaCache {
@@ -158,6 +160,9 @@ const FUNCTIONS_SQL = `
          rt.typtype::text as return_typtype, rt.typcategory::text as return_category,
          rt.typrelid::text as return_relation_oid, p.pronargdefaults::int as default_count,
          p.provariadic <> 0 as variadic,
+         array(select r.rolname::text from pg_catalog.pg_roles r
+                where r.rolname in ('anon', 'authenticated', 'service_role')
+                  and pg_catalog.has_function_privilege(r.oid, p.oid, 'EXECUTE')) as executable_by,
          coalesce((select json_agg(json_build_object(
                       'name', coalesce(p.proargnames[k.ord], ''),
                       'type', pg_catalog.format_type(k.type_oid, null),
@@ -197,6 +202,7 @@ interface ViewRuleRow { view_oid: string; action: string }
 interface FunctionRow {
   oid: string; name: string; returns_set: boolean; volatility: 'i' | 's' | 'v'; return_type: string; return_type_name: string;
   return_typtype: string; return_category: string; return_relation_oid: string; default_count: number; variadic: boolean;
+  executable_by: string[];
   args: { name: string; type: string; type_name: string; category: string; mode: string }[];
   composite_columns: { name: string; type: string; type_name: string; category: string; position: number }[];
 }
@@ -392,6 +398,6 @@ function functionInfo(row: FunctionRow, byOid: Map<string, Relation>): FunctionI
   return {
     oid: row.oid, name: row.name, parameters, returnsSet: row.returns_set, returnShape, returnType: row.return_type,
     returnTypeName: row.return_type_name, returnCategory: row.return_category, resultRelation, resultColumns,
-    volatility: row.volatility, variadic: row.variadic,
+    volatility: row.volatility, variadic: row.variadic, executableBy: row.executable_by ?? [],
   };
 }

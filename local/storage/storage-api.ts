@@ -8,9 +8,11 @@ import { withCaller } from '../db/caller-scope.ts';
 import type { Queryable } from '../db/database.ts';
 import type { ApiContext, ApiHandler } from '../http/api-handler.ts';
 import { callerClaims, InvalidJwtError, MissingApiKeyError } from '../http/caller.ts';
+import { jsonNestingExceeds, jsonTooDeepMessage, readBodyText, RequestBodyTooLargeError } from '../http/json-body.ts';
 import { ObjectFiles, ObjectTooLargeError } from './object-files.ts';
 import { renderImage, type RenderOptions } from './image-render.ts';
 import { StorageHttpError, storageErrors } from './storage-errors.ts';
+import { STORAGE_MAX_OBJECT_BYTES as GLOBAL_SIZE_LIMIT, MULTIPART_OVERHEAD_BYTES } from './storage-limits.ts';
 import { checkUploadedImage, checkUploadName, UPLOAD_MAX_BYTES } from './upload-checks.ts';
 
 interface Bucket {
@@ -30,9 +32,6 @@ interface ObjectRow {
   updated_at: string;
   last_accessed_at: string;
 }
-
-/** The largest upload any bucket accepts when it sets no limit of its own. */
-const GLOBAL_SIZE_LIMIT = 50 * 1024 * 1024;
 
 /** Object names: relative, no empty or dot segments, no control characters or backslashes. */
 export function isValidObjectName(name: string): boolean {
@@ -160,7 +159,7 @@ export async function createStorageApi(ctx: StorageApiContext): Promise<StorageA
     const contentType = request.headers.get('content-type') ?? 'application/octet-stream';
     if (!request.body) throw storageErrors.badRequest('Empty upload');
     if (contentType.startsWith('multipart/form-data')) {
-      if (declared > limit + 64 * 1024) throw storageErrors.tooLarge();
+      if (declared > limit + MULTIPART_OVERHEAD_BYTES) throw storageErrors.tooLarge();
       return readMultipart(request, limit);
     }
     if (declared > limit) throw storageErrors.tooLarge();
@@ -169,14 +168,28 @@ export async function createStorageApi(ctx: StorageApiContext): Promise<StorageA
       const received = await files.receive(request.body, limit);
       return { ...received, contentType: contentType.split(';')[0]!.trim(), cacheControl: `max-age=${cacheControl}` };
     } catch (error) {
-      if (error instanceof ObjectTooLargeError) throw storageErrors.tooLarge();
+      if (error instanceof ObjectTooLargeError || error instanceof RequestBodyTooLargeError) throw storageErrors.tooLarge();
       throw error;
     }
   };
 
+  /**
+   * A multipart upload (what storage-js sends for a File or Blob): its one
+   * file streams to a temporary file; past the limit the upload is refused
+   * at once and nothing more of the request is read.
+   */
   const readMultipart = (request: Request, limit: number) =>
     new Promise<{ tmpPath: string; size: number; contentType: string; cacheControl: string }>((resolve, reject) => {
+      const source = Readable.fromWeb(request.body as never);
       const parser = busboy({ headers: Object.fromEntries(request.headers), limits: { files: 1, fileSize: limit + 1 } });
+      let settled = false;
+      const fail = (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        source.unpipe(parser);
+        source.destroy();
+        reject(error instanceof ObjectTooLargeError || error instanceof RequestBodyTooLargeError ? storageErrors.tooLarge() : error);
+      };
       let cacheControl = '3600';
       let pending: Promise<{ tmpPath: string; size: number; contentType: string }> | null = null;
       parser.on('field', (name, value) => {
@@ -186,16 +199,26 @@ export async function createStorageApi(ctx: StorageApiContext): Promise<StorageA
         pending = files
           .receive(Readable.toWeb(stream) as ReadableStream<Uint8Array>, limit)
           .then((received) => ({ ...received, contentType: info.mimeType || 'application/octet-stream' }));
-        pending.catch(() => stream.resume());
+        pending.catch((error: unknown) => {
+          stream.resume();
+          if (error instanceof ObjectTooLargeError) fail(error);
+        });
       });
-      parser.on('error', (error) => reject(storageErrors.badRequest(`Malformed upload: ${(error as Error).message}`)));
+      // busboy's own wording stays in the log; the caller learns that the form is malformed.
+      parser.on('error', () => fail(storageErrors.badRequest('Malformed multipart upload')));
       parser.on('close', () => {
-        if (!pending) return reject(storageErrors.badRequest('The upload has no file'));
+        if (settled) return;
+        if (!pending) return fail(storageErrors.badRequest('The upload has no file'));
         pending
-          .then((received) => resolve({ ...received, cacheControl: `max-age=${cacheControl}` }))
-          .catch((error) => reject(error instanceof ObjectTooLargeError ? storageErrors.tooLarge() : error));
+          .then((received) => {
+            if (settled) return files.discard(received.tmpPath);
+            settled = true;
+            resolve({ ...received, cacheControl: `max-age=${cacheControl}` });
+          })
+          .catch(fail);
       });
-      Readable.fromWeb(request.body as never).pipe(parser);
+      source.on('error', fail);
+      source.pipe(parser);
     });
 
   const upload = async (request: Request, claims: AccessClaims, bucketId: string, name: string, upsert: boolean) => {
@@ -350,6 +373,24 @@ export async function createStorageApi(ctx: StorageApiContext): Promise<StorageA
     });
   };
 
+  /** A JSON body of the API (sign, list, remove, move, copy): at most MAX_REQUEST_BODY_BYTES, nested within the limit; unreadable JSON reads as {}. */
+  const jsonOf = async (request: Request): Promise<Record<string, unknown>> => {
+    let text: string;
+    try {
+      text = await readBodyText(request, ctx.config.MAX_REQUEST_BODY_BYTES);
+    } catch (error) {
+      if (error instanceof RequestBodyTooLargeError) throw new StorageHttpError(413, 'Payload too large', error.message);
+      throw error;
+    }
+    if (jsonNestingExceeds(text)) throw storageErrors.badRequest(jsonTooDeepMessage());
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  };
+
   const handler: ApiHandler = async (request) => {
     const url = new URL(request.url);
     const route = url.pathname.replace(/^\/storage\/v1/, '');
@@ -414,12 +455,12 @@ export async function createStorageApi(ctx: StorageApiContext): Promise<StorageA
         });
       }
       if (method === 'POST' && (match = route.match(/^\/object\/sign\/([^/]+)\/(.+)$/))) {
-        const body = (await request.json().catch(() => ({}))) as { expiresIn?: unknown; transform?: unknown };
+        const body = (await jsonOf(request)) as { expiresIn?: unknown; transform?: unknown };
         const signedURL = await signUrl(claims, match[1]!, objectName(match[2]!), body.expiresIn, body.transform ? 'render' : 'object', body.transform);
         return Response.json({ signedURL });
       }
       if (method === 'POST' && (match = route.match(/^\/object\/sign\/([^/]+)\/?$/))) {
-        const body = (await request.json().catch(() => ({}))) as { expiresIn?: unknown; paths?: unknown };
+        const body = (await jsonOf(request)) as { expiresIn?: unknown; paths?: unknown };
         if (!Array.isArray(body.paths) || body.paths.length > 1000) throw storageErrors.badRequest('paths must be an array of at most 1000 names');
         const results = [];
         for (const path of body.paths) {
@@ -434,7 +475,7 @@ export async function createStorageApi(ctx: StorageApiContext): Promise<StorageA
       }
       if (method === 'DELETE' && (match = route.match(/^\/object\/([^/]+)\/?$/))) {
         const bucketId = match[1]!;
-        const body = (await request.json().catch(() => ({}))) as { prefixes?: unknown };
+        const body = (await jsonOf(request)) as { prefixes?: unknown };
         if (!Array.isArray(body.prefixes) || body.prefixes.length > 1000) throw storageErrors.badRequest('prefixes must be an array of at most 1000 names');
         const names = body.prefixes.map((name) => objectName(String(name).replace(/^\/+/, '')));
         await bucketOf(bucketId);
@@ -449,10 +490,10 @@ export async function createStorageApi(ctx: StorageApiContext): Promise<StorageA
         return Response.json(removed.map(({ version: _version, ...row }) => row));
       }
       if (method === 'POST' && (match = route.match(/^\/object\/list\/([^/]+)\/?$/))) {
-        return await listObjects(claims, match[1]!, (await request.json().catch(() => ({}))) as Record<string, unknown>);
+        return await listObjects(claims, match[1]!, (await jsonOf(request)) as Record<string, unknown>);
       }
       if (method === 'POST' && (route === '/object/move' || route === '/object/copy')) {
-        const body = (await request.json().catch(() => ({}))) as { bucketId?: string; sourceKey?: string; destinationKey?: string; destinationBucket?: string };
+        const body = (await jsonOf(request)) as { bucketId?: string; sourceKey?: string; destinationKey?: string; destinationBucket?: string };
         if (!body.bucketId || !body.sourceKey || !body.destinationKey) throw storageErrors.badRequest('bucketId, sourceKey and destinationKey are required');
         const source = objectName(body.sourceKey);
         const destination = objectName(body.destinationKey);
@@ -514,6 +555,7 @@ export async function createStorageApi(ctx: StorageApiContext): Promise<StorageA
       if (error instanceof StorageHttpError) return error.toResponse();
       if (error instanceof MissingApiKeyError) return storageErrors.missingKey().toResponse();
       if (error instanceof InvalidJwtError) return storageErrors.invalidJwt(error.message).toResponse();
+      if (error instanceof RequestBodyTooLargeError) return storageErrors.tooLarge().toResponse();
       const mapped = asStorageError(error);
       if (mapped instanceof StorageHttpError) return mapped.toResponse();
       console.error('storage/v1 error:', error);
