@@ -93,8 +93,12 @@ journey(
     // Subscription Plan on /profile: the trial, then cancelling at the period end.
     await page.goto('/profile');
     const plan = page.getByRole('region', { name: 'Subscription Plan' });
-    await expect.poll(() => plan.getByTestId('current-plan').textContent(), POLL).toBe('Free Trial');
-    expect(await plan.getByTestId('plan-date').textContent()).toMatch(/^Expires: /);
+    // The plan bought, its trial's end and the first charge: the annual price less the 20% coupon.
+    await expect.poll(() => plan.getByTestId('current-plan').textContent(), POLL).toBe('Annual');
+    expect(await plan.getByTestId('plan-trial-badge').textContent()).toBe('Free Trial');
+    const trialEnds = (await plan.getByTestId('plan-date').textContent())!;
+    expect(trialEnds).toMatch(/^Trial ends: \d{1,2} [A-Z][a-z]{2} \d{4}$/);
+    expect(await plan.getByTestId('plan-next-charge').textContent()).toBe(`Next charge: €60,14 on ${trialEnds.replace('Trial ends: ', '')}`);
     expect(await plan.getByRole('button', { name: 'Upgrade Plan' }).count()).toBe(0);
     await plan.getByRole('button', { name: 'Cancel Subscription' }).click();
     await page.getByRole('dialog', { name: 'Cancel your subscription?' }).getByRole('button', { name: 'Cancel at period end' }).click();
@@ -106,6 +110,9 @@ journey(
     const notice = page.getByTestId('cancel-notice');
     await notice.waitFor();
     expect(await notice.textContent()).toMatch(/^Your subscription is set to cancel on .+\. You keep full access until then\.$/);
+    await expect.poll(() => plan.getByTestId('plan-next-charge').textContent(), POLL).toBe(
+      `Set to cancel on ${trialEnds.replace('Trial ends: ', '')}: nothing more will be charged`,
+    );
     expect(JSON.parse((await page.evaluate(() => window.sessionStorage.getItem('cancel_notice')))!)).toMatchObject({ scheduled: true, immediate: false });
 
     // Still clear until the period ends; then the test clock passes it and the blur returns.

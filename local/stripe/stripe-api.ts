@@ -1,7 +1,7 @@
 import type { ApiHandler } from '../http/api-handler.ts';
 import type { BillingEngine } from './billing-engine.ts';
 import { arrayParam, booleanParam, integerParam, objectParam, parseStripeParams, text, type FormObject, type FormValue } from './form-body.ts';
-import { resourceMissing, StripeApiError, type CustomerObject, type PromotionCodeObject, type SubscriptionObject } from './stripe-objects.ts';
+import { discounted, resourceMissing, StripeApiError, type CustomerObject, type PromotionCodeObject, type SubscriptionObject } from './stripe-objects.ts';
 import { newId, publicView, type StoredObject, type StripeState } from './stripe-state.ts';
 
 interface ApiRequest {
@@ -146,6 +146,33 @@ export function createStripeApi(options: {
     'GET prices/:id': retrieve('price', 'price'),
     'GET payment_methods/:id': retrieve('payment_method', 'payment method'),
     'GET invoices/:id': retrieve('invoice', 'invoice'),
+    // The next invoice of a subscription, as Stripe previews it: what the card will be charged, coupon included.
+    'POST invoices/create_preview': async ({ params }) => {
+      const id = text(params.subscription);
+      if (!id) throw new StripeApiError(400, 'Missing required param: subscription.', { code: 'parameter_missing', param: 'subscription' });
+      const subscription = await state.get<SubscriptionObject>(id, 'subscription');
+      if (!subscription) throw resourceMissing('subscription', id, 'subscription');
+      if (subscription.status === 'canceled' || subscription.cancel_at_period_end) {
+        throw new StripeApiError(400, 'No upcoming invoices for this subscription.', { code: 'invoice_upcoming_none', param: 'subscription' });
+      }
+      const item = subscription.items.data[0]!;
+      const amount = discounted(item.price.unit_amount, subscription._local.percentOff);
+      const periodStart = subscription.status === 'trialing' && subscription.trial_end ? subscription.trial_end : item.current_period_end;
+      return {
+        object: 'invoice',
+        id: null,
+        customer: subscription.customer,
+        subscription: subscription.id,
+        currency: item.price.currency,
+        subtotal: item.price.unit_amount,
+        total: amount,
+        amount_due: amount,
+        period_start: periodStart,
+        period_end: periodStart,
+        next_payment_attempt: periodStart,
+        livemode: false,
+      };
+    },
     'GET events/:id': retrieve('event', 'event'),
     'POST billing_portal/sessions': async ({ params }) =>
       publicView(await engine.createPortalSession({ customer: text(params.customer) || undefined, returnUrl: text(params.return_url) || undefined })),

@@ -174,6 +174,15 @@ describeOnEngines('the local Stripe endpoint', (ctx) => {
     expect(state.items.data[0]!.current_period_end - state.trial_end!).toBeGreaterThanOrEqual(365 * DAY);
   });
 
+  it('previews the next invoice of a subscription: the price less the coupon, charged when the trial ends; none once set to cancel', async () => {
+    const monthly = await subscribe('4242 4242 4242 4242', LOCAL_STRIPE_PRICES.monthly, 'promo_obyect20');
+    const trialing = await api<Stripe.Subscription>('GET', `subscriptions/${monthly}`);
+    const preview = await api<Stripe.Invoice>('POST', 'invoices/create_preview', { subscription: monthly });
+    expect([preview.amount_due, preview.currency, preview.next_payment_attempt]).toEqual([716, 'eur', trialing.trial_end]);
+    await api('POST', `subscriptions/${monthly}`, { cancel_at_period_end: 'true' });
+    await expect(api('POST', 'invoices/create_preview', { subscription: monthly })).rejects.toThrow(/No upcoming invoices/);
+  });
+
   it("gives a card one fingerprint on every customer, attached to the customer and the subscription, as Stripe's card.fingerprint", async () => {
     const first = await subscribe('4242 4242 4242 4242');
     const second = await subscribe('4242424242424242');

@@ -105,7 +105,17 @@ export function setUpBillingTests() {
 
 /** check-subscription's answer for a plan. */
 export function planAnswer(
-  plan: Partial<{ subscribed: boolean; subscription_tier: string; subscription_end: string | null; cancel_at_period_end: boolean; current_period_end: number | null; trial_eligible: boolean }>,
+  plan: Partial<{
+    subscribed: boolean;
+    subscription_tier: string;
+    subscription_end: string | null;
+    cancel_at_period_end: boolean;
+    current_period_end: number | null;
+    trial_eligible: boolean;
+    plan: 'Monthly' | 'Annual' | null;
+    trial_end: string | null;
+    next_charge: { amount: number; currency: string; at: string } | null;
+  }>,
 ) {
   return {
     data: { subscribed: false, subscription_tier: 'Free', subscription_end: null, cancel_at_period_end: false, current_period_end: null, trial_eligible: false, ...plan },

@@ -63,6 +63,25 @@ describe('Subscription Plan on /profile', () => {
     expect(within(card).queryByRole('button', { name: 'Upgrade Plan' })).toBeNull();
   });
 
+  it('shows a paid plan during its trial: the plan, the trial\'s end and the first charge with the coupon, then that none will come once set to cancel', async () => {
+    const paidTrial = { ...trial, plan: 'Annual' as const, trial_end: TRIAL_END, next_charge: { amount: 6014, currency: 'eur', at: TRIAL_END } };
+    subscriber(paidTrial);
+    const view = renderBilling('/profile');
+    await waitFor(async () => expect(await currentPlan()).toBe('Annual'));
+    const card = await planCard();
+    expect(within(card).getByTestId('plan-trial-badge').textContent).toBe('Free Trial');
+    expect(within(card).getByTestId('plan-date').textContent).toBe('Trial ends: 1 Dec 2026');
+    expect(within(card).getByTestId('plan-next-charge').textContent).toBe('Next charge: €60,14 on 1 Dec 2026');
+    view.unmount();
+
+    subscriber({ ...paidTrial, cancel_at_period_end: true, next_charge: null });
+    renderBilling('/profile');
+    await waitFor(async () =>
+      expect(within(await planCard()).getByTestId('plan-next-charge').textContent).toBe('Set to cancel on 1 Dec 2026: nothing more will be charged'),
+    );
+    expect(within(await planCard()).getByTestId('plan-date').textContent).toBe('Trial ends: 1 Dec 2026');
+  });
+
   it("shows an active plan with 'Next Billing', and 'Expires' once it is set to cancel", async () => {
     subscriber({ subscription_tier: 'Annual', subscription_end: TRIAL_END, current_period_end: PERIOD_END_SECONDS });
     const view = renderBilling('/profile');

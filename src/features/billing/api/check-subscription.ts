@@ -15,6 +15,11 @@ export const subscriptionStatusSchema = z.object({
   period_end: periodEndSchema,
   /** Whether a checkout now would come with the 7-day trial (the server decides: one trial per account, customer and card). */
   trial_eligible: z._default(z.optional(z.boolean()), false),
+  /** The plan bought, also during its trial; null without a subscription. */
+  plan: z._default(z.optional(z.nullable(z.enum(['Monthly', 'Annual']))), null),
+  trial_end: z._default(z.optional(z.nullable(z.string())), null),
+  /** What Stripe will charge next (cents, coupon included) and when; null when nothing will be charged or it is unknown. */
+  next_charge: z._default(z.optional(z.nullable(z.object({ amount: z.number(), currency: z.string(), at: z.string() }))), null),
 });
 
 export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { useSession } from '../../../lib/auth-session.tsx';
-import { formatDate } from '../../../lib/formatting.ts';
+import { formatDate, formatPrice } from '../../../lib/formatting.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { periodEndIso } from '../api/check-subscription.ts';
 import { useCancelSubscription } from '../api/cancel-subscription.ts';
@@ -37,6 +37,10 @@ export function SubscriptionPlan() {
   const end = plan ? (plan.subscription_end ?? periodEndIso(plan.current_period_end ?? plan.period_end)) : null;
   const endsWithoutRenewal = tier !== null && (FREE_TIERS.has(tier) || plan?.cancel_at_period_end === true);
   const manageable = plan?.subscribed === true && tier !== null && tier !== T.free;
+  // During a paid plan's trial: the plan bought, the trial's end, then the first charge (or that none will come).
+  const trialEnd = plan?.trial_end ?? null;
+  const shownTier = trialEnd && plan?.plan ? plan.plan : tier;
+  const nextCharge = plan?.next_charge && plan.next_charge.currency.toLowerCase() === 'eur' ? plan.next_charge : null;
 
   const openPortal = () =>
     portal.mutate(undefined, {
@@ -70,13 +74,35 @@ export function SubscriptionPlan() {
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
         <div>
           <p className="text-sm text-neutral-500">{T.currentPlan}</p>
-          <p className="mt-0.5 text-xl font-semibold tracking-tight text-neutral-950" data-testid="current-plan">
-            {tier ?? (status.isError ? '—' : T.loading)}
+          <p className="mt-0.5 flex items-center gap-2 text-xl font-semibold tracking-tight text-neutral-950">
+            <span data-testid="current-plan">{shownTier ?? (status.isError ? '—' : T.loading)}</span>
+            {trialEnd && plan?.plan && (
+              <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-semibold text-emerald-700" data-testid="plan-trial-badge">
+                {T.trialBadge}
+              </span>
+            )}
           </p>
           {status.isError && entitlement.isSubscribed && <p className="mt-1 text-sm text-neutral-500">{B.planUnavailable}</p>}
-          {end && tier !== T.free && (
+          {trialEnd && plan?.plan ? (
             <p className="mt-1 text-sm text-neutral-500" data-testid="plan-date">
-              {endsWithoutRenewal ? T.expires : T.nextBilling}: {formatDate(end)}
+              {T.trialEnds}: {formatDate(trialEnd)}
+            </p>
+          ) : (
+            end &&
+            tier !== T.free && (
+              <p className="mt-1 text-sm text-neutral-500" data-testid="plan-date">
+                {endsWithoutRenewal ? T.expires : T.nextBilling}: {formatDate(end)}
+              </p>
+            )
+          )}
+          {nextCharge && !plan?.cancel_at_period_end && (
+            <p className="mt-1 text-sm text-neutral-700" data-testid="plan-next-charge">
+              {T.nextCharge(formatPrice(nextCharge.amount), formatDate(nextCharge.at))}
+            </p>
+          )}
+          {plan?.cancel_at_period_end && end && (
+            <p className="mt-1 text-sm text-neutral-700" data-testid="plan-next-charge">
+              {T.noCharge(formatDate(end))}
             </p>
           )}
         </div>
