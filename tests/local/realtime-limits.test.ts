@@ -35,6 +35,7 @@ describeOnEngines('realtime/v1 limits', (ctx) => {
   const PER_IP = 8;
   // Above the channel cap, so that only the channel cap refuses the 101st channel.
   const JOINS_PER_SECOND = 150;
+  const OUTGOING_BUFFER = 1024 * 1024;
   let stack: LocalStack;
   const sockets: PhoenixSocket[] = [];
   const open = async () => {
@@ -52,6 +53,7 @@ describeOnEngines('realtime/v1 limits', (ctx) => {
         REALTIME_MAX_CONNECTIONS_PER_USER: String(PER_USER),
         REALTIME_MAX_CONNECTIONS_PER_IP: String(PER_IP),
         REALTIME_MAX_JOINS_PER_SECOND: String(JOINS_PER_SECOND),
+        REALTIME_MAX_OUTGOING_BUFFER_BYTES: String(OUTGOING_BUFFER),
       },
     });
   });
@@ -118,6 +120,24 @@ describeOnEngines('realtime/v1 limits', (ctx) => {
     // The connections it holds stay served.
     expect(sockets.slice(0, PER_IP).every((socket) => socket.isOpen)).toBe(true);
   });
+
+  it('closes a connection whose client stops reading once its unsent events pass the bound', async () => {
+    const user = await newUser(ctx.db);
+    const token = await userToken(stack.config, user);
+    const socket = await open();
+    const joined = await Promise.all(Array.from({ length: 100 }, (_, index) => socket.join(`slow-${index}`, token)));
+    expect(joined.every((reply) => reply.status === 'ok')).toBe(true);
+    socket.pauseReading();
+    // 100 channels × 120 changes of about 1 KB: far more than the bound and the kernel's socket buffers together.
+    const boardId = await newBoard(ctx.db, user, 'Slow 0');
+    const updates = 120;
+    for (let index = 1; index <= updates; index += 1) await ctx.db.query('update public.user_collections set name = $2 where id = $1', [boardId, `Slow ${index}`]);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    socket.resumeReading();
+    const closed = await Promise.race([socket.closed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000))]);
+    expect(closed).not.toBeNull();
+    expect(socket.messages.filter((message) => message.event === 'postgres_changes').length).toBeLessThan(100 * (updates + 1));
+  }, 60_000);
 
   it('delivers an honest client\'s event within 1 s while one connection holds 100 channels and another user holds every connection it may', async () => {
     const honest = await newUser(ctx.db);

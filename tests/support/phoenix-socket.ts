@@ -98,6 +98,15 @@ export class PhoenixSocket {
     });
   }
 
+  /** Stops reading from the network (a client too slow for its events) until resumeReading. */
+  pauseReading(): void {
+    (this.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+  }
+
+  resumeReading(): void {
+    (this.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+  }
+
   async close(): Promise<void> {
     if (this.ws.readyState === WebSocket.CLOSED) return;
     this.ws.close();
