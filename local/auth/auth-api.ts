@@ -9,6 +9,7 @@ import { recover, requestEmailOtp, resend } from './email-link-requests.ts';
 import { authorize, callback } from './google-sign-in.ts';
 import { logout } from './logout.ts';
 import { RateLimiter } from './rate-limits.ts';
+import { reauthenticate } from './reauthentication.ts';
 import { signUp } from './signup.ts';
 import { token } from './token.ts';
 import { verifyEmailLink, verifyOtp } from './verify.ts';
@@ -46,6 +47,7 @@ const ROUTES: Record<string, Partial<Record<Method, AuthEndpoint>>> = {
   '/token': { POST: token },
   '/verify': { GET: verifyEmailLink, POST: verifyOtp },
   '/user': { GET: getCurrentUser, PUT: updateCurrentUser },
+  '/reauthenticate': { GET: reauthenticate },
   '/logout': { POST: logout },
   '/recover': { POST: recover },
   '/otp': { POST: requestEmailOtp },
@@ -73,7 +75,7 @@ export function createAuthApi(ctx: ApiContext & { mailer: Mailer } & AuthApiOpti
     db: ctx.db,
     settings,
     mailer: ctx.mailer,
-    limiter: new RateLimiter(settings.rateLimits),
+    limiter: new RateLimiter(settings.rateLimits, ctx.clock),
     fetch: ctx.fetch ?? globalThis.fetch,
   };
   return async (request) => {

@@ -83,3 +83,47 @@ export async function sendAuthEmail(
     throw internalError(`Error sending ${EMAIL_NAMES[email.type]} email`, error);
   }
 }
+
+/** The notices that carry no token: they tell an address's owner what someone asked for with it. */
+export type AccountNotice = 'account_exists' | 'email_change_to_existing';
+
+const NOTICES: Record<AccountNotice, { subject: string; intro: string }> = {
+  account_exists: {
+    subject: 'You already have an account',
+    intro:
+      'Someone, probably you, tried to create an account with this email address, but you already have one. ' +
+      'Nothing was changed. Sign in, or reset your password if you no longer know it. If it was not you, ignore this email.',
+  },
+  email_change_to_existing: {
+    subject: 'Someone asked to move an account to this address',
+    intro:
+      'Someone asked to change the email address of another account to this one, but this address already belongs to your account. ' +
+      'Nothing was changed. If you no longer know your password, you can reset it.',
+  },
+};
+
+/** The notice for an address that already has an account, with links to sign in and to reset the password. */
+export function accountNoticeEmail(notice: AccountNotice, to: string, siteOrigin: string, productName = 'Obyect'): OutgoingEmail {
+  const template = NOTICES[notice];
+  const signIn = `${siteOrigin}/auth/signin`;
+  const reset = `${siteOrigin}/auth/forgot-password`;
+  const subject = `${productName}: ${template.subject}`;
+  const text = [template.intro, '', `Sign in: ${signIn}`, `Reset your password: ${reset}`, '', `— ${productName}`].join('\n');
+  const html = `<!doctype html>
+<html><body style="font-family: system-ui, sans-serif; line-height: 1.5">
+<h2>${escapeHtml(template.subject)}</h2>
+<p>${escapeHtml(template.intro)}</p>
+<p><a href="${escapeHtml(signIn)}">Sign in</a> · <a href="${escapeHtml(reset)}">Reset your password</a></p>
+<p>— ${escapeHtml(productName)}</p>
+</body></html>`;
+  return { to, subject, text, html, links: [signIn, reset] };
+}
+
+/** Sends a notice; a failed delivery is only logged, since the answer must not differ from one for a new address. */
+export async function sendAccountNotice(mailer: Mailer, notice: AccountNotice, to: string, redirectTo: string): Promise<void> {
+  try {
+    await mailer.send(accountNoticeEmail(notice, to, new URL(redirectTo).origin));
+  } catch (error) {
+    console.error(`auth: sending the ${notice} notice failed:`, error);
+  }
+}

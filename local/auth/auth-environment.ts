@@ -3,6 +3,7 @@ import type { Database } from '../db/database.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { jsonNestingExceeds, jsonTooDeepMessage, RequestBodyTooLargeError } from '../http/json-body.ts';
 import { AuthApiError, badRequest } from './auth-errors.ts';
+import { lookalikeEmailProblem } from './lookalike-emails.ts';
 import type { AuthSettings } from './auth-settings.ts';
 import type { RateLimiter } from './rate-limits.ts';
 
@@ -50,12 +51,18 @@ export async function readBody<T>(request: Request, schema: z.ZodType<T>): Promi
 
 const EMAIL_PATTERN = /^[^\s@"<>(),;:\\[\]]+@[^\s@"<>(),;:\\[\]]+\.[^\s@"<>(),;:\\[\]]+$/;
 
-/** A valid email address in lower case, or Supabase Auth's validation error. */
+/**
+ * A valid email address in lower case, or Supabase Auth's validation error; a
+ * look-alike address (mixed alphabets, invisible characters) is refused with
+ * email_address_invalid.
+ */
 export function validEmail(input: string): string {
   const email = input.trim().toLowerCase();
   if (email.length > 255 || !EMAIL_PATTERN.test(email)) {
     throw badRequest('validation_failed', 'Unable to validate email address: invalid format');
   }
+  const lookalike = lookalikeEmailProblem(email);
+  if (lookalike) throw badRequest('email_address_invalid', `This email address could pass for another one: ${lookalike}.`);
   return email;
 }
 

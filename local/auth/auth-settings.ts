@@ -24,6 +24,8 @@ export interface AuthApiOptions {
   google?: GoogleProviderSettings | null;
   /** Used for the calls to the OpenID provider. */
   fetch?: typeof fetch;
+  /** The rate limiter's clock (milliseconds since the epoch), for tests that move time on. */
+  clock?: () => number;
 }
 
 export interface AuthSettings {

@@ -54,6 +54,13 @@ async function issueLink(
   return { type, to: email, token: await issueEmailToken(tx, userId, type, email, { pkce: codeChallenge !== null, secret: env.settings.jwtSecret }) };
 }
 
+/** The email limits of one request: its client address's, and the address it sends to (known or not, alike). */
+function takeEmailLimits(env: AuthEnvironment, address: string, email: string): void {
+  env.limiter.check('emailsPerAddress', email);
+  env.limiter.record('emailRequests', address);
+  env.limiter.record('emailsPerAddress', email);
+}
+
 function redirectOf(env: AuthEnvironment, request: Request): string {
   return allowedRedirect(env.settings.siteUrl, new URL(request.url).searchParams.get('redirect_to'));
 }
@@ -74,7 +81,7 @@ export const recover: AuthEndpoint = async (env, request) => {
   const email = validEmail(body.email);
   const codeChallenge = codeChallengeFrom(body.code_challenge, body.code_challenge_method);
   const redirectTo = redirectOf(env, request);
-  env.limiter.record('emailRequests', address);
+  takeEmailLimits(env, address, email);
   const pending = await env.db.transaction(async (tx) => {
     const user = await findUserByEmail(tx, email, { lock: true });
     if (!user || user.banned) return null;
@@ -86,7 +93,9 @@ export const recover: AuthEndpoint = async (env, request) => {
 
 /**
  * POST /otp: a sign-in link by email (signInWithOtp). A new address gets an
- * account and a confirmation link, unless create_user is false.
+ * account and a confirmation link, unless create_user is false: then nothing
+ * is sent, and the answer is the same as for a known address (Supabase Auth
+ * answers otp_disabled, which tells that the address has no account).
  */
 export const requestEmailOtp: AuthEndpoint = async (env, request) => {
   const address = clientAddress(request);
@@ -97,12 +106,12 @@ export const requestEmailOtp: AuthEndpoint = async (env, request) => {
   const email = validEmail(body.email);
   const codeChallenge = codeChallengeFrom(body.code_challenge, body.code_challenge_method);
   const redirectTo = redirectOf(env, request);
-  env.limiter.record('emailRequests', address);
+  takeEmailLimits(env, address, email);
   const pending = await env.db.transaction(async (tx) => {
     const user = await findUserByEmail(tx, email, { lock: true });
     if (user?.banned) return null;
     if (user) return issueLink(env, tx, user.id, isConfirmed(user) ? 'magiclink' : 'signup', email, codeChallenge);
-    if (body.create_user === false) throw unprocessable('otp_disabled', 'Signups not allowed for otp');
+    if (body.create_user === false) return null;
     const userId = await insertEmailUser(tx, { email, passwordHash: null, metadata: body.data ?? {} });
     return issueLink(env, tx, userId, 'signup', email, codeChallenge);
   });
@@ -123,15 +132,19 @@ export const resend: AuthEndpoint = async (env, request) => {
   const type = body.type;
   const codeChallenge = codeChallengeFrom(body.code_challenge, body.code_challenge_method);
   const redirectTo = redirectOf(env, request);
-  env.limiter.record('emailRequests', address);
+  takeEmailLimits(env, address, email);
   const pending = await env.db.transaction(async (tx) => {
     if (type === 'signup') {
       const user = await findUserByEmail(tx, email, { lock: true });
       if (!user || user.banned || isConfirmed(user)) return null;
       return issueLink(env, tx, user.id, 'signup', email, codeChallenge);
     }
+    // A change to an address another account has meanwhile taken can never complete: nothing to resend.
     const { rows } = await tx.query<{ id: string }>(
-      `select id from auth.users where lower(email_change) = $1 and deleted_at is null for update`,
+      `select id from auth.users
+        where lower(email_change) = $1 and deleted_at is null
+          and not exists (select 1 from auth.users holder where lower(holder.email) = $1 and holder.deleted_at is null)
+        for update`,
       [email],
     );
     return rows[0] ? issueLink(env, tx, rows[0].id, 'email_change', email, codeChallenge) : null;

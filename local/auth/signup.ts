@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Queryable } from '../db/database.ts';
-import { sendAuthEmail } from './auth-emails.ts';
+import { sendAccountNotice, sendAuthEmail } from './auth-emails.ts';
 import { type AuthEndpoint, isUniqueViolation, readBody, validEmail } from './auth-environment.ts';
 import { badRequest, jsonResponse, unprocessable } from './auth-errors.ts';
 import { type IssuedEmailToken, issueEmailToken } from './email-tokens.ts';
@@ -43,22 +43,35 @@ export async function insertEmailUser(
 }
 
 /**
- * What sign-up answers for an address that already has a confirmed account:
- * a made-up user without identities, so the answer does not tell whether the
- * address is registered (Supabase Auth does the same with email confirmation on).
+ * What sign-up answers for an address that already has a confirmed account: a
+ * made-up user shaped exactly like a new one (with an email identity), so the
+ * answer does not tell whether the address is registered. Supabase Auth sends
+ * a made-up user too, but without identities, which gives the answer away.
  */
 function obfuscatedUser(email: string, metadata: Record<string, unknown>): AuthUser {
   const now = new Date().toISOString();
+  const id = randomUUID();
   return {
-    id: randomUUID(),
+    id,
     aud: 'authenticated',
-    role: '',
+    role: 'authenticated',
     email,
     phone: '',
     confirmation_sent_at: now,
     app_metadata: { provider: 'email', providers: ['email'] },
     user_metadata: metadata,
-    identities: [],
+    identities: [
+      {
+        identity_id: randomUUID(),
+        id,
+        user_id: id,
+        identity_data: { sub: id, email, email_verified: false, phone_verified: false },
+        provider: 'email',
+        created_at: now,
+        updated_at: now,
+        email,
+      },
+    ],
     created_at: now,
     updated_at: now,
     is_anonymous: false,
@@ -68,11 +81,14 @@ function obfuscatedUser(email: string, metadata: Record<string, unknown>): AuthU
 /**
  * POST /signup: email and password; the account waits for its email to be
  * confirmed, so the answer is the user without a session and a confirmation
- * email goes out (with PKCE, its link lands with ?code=).
+ * email goes out (with PKCE, its link lands with ?code=). An address that has
+ * a confirmed account gets the same answer, and its owner an email saying so,
+ * with links to sign in and to reset the password.
  */
 export const signUp: AuthEndpoint = async (env, request) => {
   const address = clientAddress(request);
   env.limiter.check('signUps', address);
+  env.limiter.check('emailRequests', address);
   const body = await readBody(request, signupBodySchema);
   if (body.phone && !body.email) throw badRequest('phone_provider_disabled', 'Phone signups are disabled');
   if (!body.email) throw badRequest('validation_failed', 'To sign up, please provide your email');
@@ -82,7 +98,11 @@ export const signUp: AuthEndpoint = async (env, request) => {
   const codeChallenge = codeChallengeFrom(body.code_challenge, body.code_challenge_method);
   const redirectTo = allowedRedirect(env.settings.siteUrl, new URL(request.url).searchParams.get('redirect_to'));
   const metadata = body.data ?? {};
+  env.limiter.check('emailsPerAddress', email);
   env.limiter.record('signUps', address);
+  env.limiter.record('emailRequests', address);
+  env.limiter.record('emailsPerAddress', email);
+  // Hashed for every address, known or not, so that both answers take as long.
   const passwordHash = await hashPassword(body.password);
 
   let outcome: { user: AuthUser; token: IssuedEmailToken | null };
@@ -104,6 +124,8 @@ export const signUp: AuthEndpoint = async (env, request) => {
   }
   if (outcome.token) {
     await sendAuthEmail(env.mailer, env.settings.apiUrl, { type: 'signup', to: email, token: outcome.token, redirectTo });
+  } else {
+    await sendAccountNotice(env.mailer, 'account_exists', email, redirectTo);
   }
   return jsonResponse(outcome.user);
 };

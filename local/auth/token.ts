@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type AuthEndpoint, readBody, validEmail } from './auth-environment.ts';
 import { AuthApiError, badRequest, jsonResponse } from './auth-errors.ts';
 import { exchangeAuthCode } from './flow-state.ts';
-import { passwordMatches } from './passwords.ts';
+import { passwordAttempt } from './password-attempts.ts';
 import { clientAddress } from './rate-limits.ts';
 import { refreshSession, startSession } from './sessions.ts';
 import { findUserByEmail, findUserById, isConfirmed } from './users.ts';
@@ -17,18 +17,17 @@ const pkceGrantSchema = z.object({ auth_code: z.string().nullish(), code_verifie
 
 const INVALID_LOGIN = 'Invalid login credentials';
 
-/** grant_type=password: signInWithPassword. Failures count towards the client's sign-in limit. */
+/**
+ * grant_type=password: signInWithPassword. Wrong passwords back off the
+ * account (see passwordAttempt), never the other accounts of the address.
+ */
 const passwordGrant: AuthEndpoint = async (env, request) => {
-  const address = clientAddress(request);
-  env.limiter.check('signInFailures', address);
   const body = await readBody(request, passwordGrantSchema);
   if (body.phone && !body.email) throw badRequest('phone_provider_disabled', 'Phone logins are disabled');
   if (!body.email || !body.password) throw badRequest('validation_failed', 'Sign-in requires an email and a password');
   const email = validEmail(body.email);
   const user = await findUserByEmail(env.db, email);
-  const matches = await passwordMatches(body.password, user?.encrypted_password);
-  if (!user || !matches) {
-    env.limiter.record('signInFailures', address);
+  if (!(await passwordAttempt(env, request, { key: email, user }, body.password)) || !user) {
     throw badRequest('invalid_credentials', INVALID_LOGIN);
   }
   if (user.banned) throw badRequest('user_banned', 'User is banned');

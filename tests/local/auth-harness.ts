@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import WebSocket from 'ws';
 import { createAuthApi } from '../../local/auth/auth-api.ts';
 import type { AuthApiOptions } from '../../local/auth/auth-settings.ts';
+import type { AuthRateLimits } from '../../local/auth/rate-limits.ts';
 import { apiKeys } from '../../local/auth/jwt.ts';
 import { type LocalConfig, readConfig } from '../../local/config.ts';
 import type { Database } from '../../local/db/database.ts';
@@ -38,10 +39,13 @@ export async function testConfig(): Promise<LocalConfig> {
 }
 
 /** Generous limits unless a test sets its own, so that tests never trip over each other's counts. */
-const RELAXED_LIMITS = {
+const RELAXED_LIMITS: AuthRateLimits = {
   signInFailures: { max: 1000, windowSeconds: 300 },
+  accountSignInFailures: { max: 1000, windowSeconds: 60 },
+  accountSignInFailuresEverywhere: { max: 1000, windowSeconds: 60 },
   signUps: { max: 1000, windowSeconds: 3600 },
   emailRequests: { max: 1000, windowSeconds: 3600 },
+  emailsPerAddress: { max: 1000, windowSeconds: 60 },
   verifications: { max: 1000, windowSeconds: 300 },
   tokenRefreshes: { max: 1000, windowSeconds: 300 },
 };

@@ -3,19 +3,20 @@ import { rateLimitsFromEnv } from '../../local/auth/rate-limits.ts';
 import { describeOnEngines } from '../support/engines.ts';
 import { type AuthHarness, authHarness, confirmedUser, SITE_URL, uniqueAddress, uniqueEmail } from './auth-harness.ts';
 
-describeOnEngines('auth: rate limits per client address', (ctx) => {
+describeOnEngines('auth: rate limits per account and client address', (ctx) => {
   let harness: AuthHarness;
   beforeAll(async () => {
     harness = await authHarness(ctx.db, {
       rateLimits: {
-        signInFailures: { max: 5, windowSeconds: 300 },
-        signUps: { max: 3, windowSeconds: 3600 },
+        signInFailures: { max: 300, windowSeconds: 3600 },
+        accountSignInFailures: { max: 5, windowSeconds: 60 },
+        signUps: { max: 2, windowSeconds: 3600 },
         emailRequests: { max: 2, windowSeconds: 3600 },
       },
     });
   });
 
-  it('refuses sign-in from an address after 5 failed attempts in 5 minutes, even with the right password', async () => {
+  it('backs off an account after 5 failed sign-ins from an address, even with the right password there, but not from elsewhere', async () => {
     const { email, password } = await confirmedUser(harness);
     const client = harness.client({ address: '203.0.113.7' });
     for (let attempt = 1; attempt <= 5; attempt += 1) {
@@ -44,7 +45,7 @@ describeOnEngines('auth: rate limits per client address', (ctx) => {
       body: JSON.stringify({ email, password }),
     });
     expect(response.status).toBe(429);
-    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(response.headers.get('retry-after'))).toBe(60);
   });
 
   it('ignores X-Forwarded-For, which any client can set', async () => {
@@ -62,7 +63,7 @@ describeOnEngines('auth: rate limits per client address', (ctx) => {
 
   it('limits sign-ups from one address', async () => {
     const client = harness.client({ address: uniqueAddress() });
-    for (let i = 0; i < 3; i += 1) {
+    for (let i = 0; i < 2; i += 1) {
       expect((await client.auth.signUp({ email: uniqueEmail('burst'), password: 'secret-123' })).error).toBeNull();
     }
     const email = uniqueEmail('burst');
@@ -87,9 +88,18 @@ describeOnEngines('auth: rate limits per client address', (ctx) => {
 
 describe('auth: rate limits from the environment', () => {
   it('reads AUTH_RATE_LIMIT_* as <max>/<window seconds>', () => {
-    expect(rateLimitsFromEnv({ AUTH_RATE_LIMIT_SIGN_UPS: '500/3600', AUTH_RATE_LIMIT_SIGN_IN_FAILURES: ' 10 / 60 ' })).toEqual({
+    expect(
+      rateLimitsFromEnv({
+        AUTH_RATE_LIMIT_SIGN_UPS: '500/3600',
+        AUTH_RATE_LIMIT_SIGN_IN_FAILURES: ' 10 / 60 ',
+        AUTH_RATE_LIMIT_ACCOUNT_SIGN_IN_FAILURES: '3/30',
+        AUTH_RATE_LIMIT_EMAILS_PER_ADDRESS: '2/60',
+      }),
+    ).toEqual({
       signUps: { max: 500, windowSeconds: 3600 },
       signInFailures: { max: 10, windowSeconds: 60 },
+      accountSignInFailures: { max: 3, windowSeconds: 30 },
+      emailsPerAddress: { max: 2, windowSeconds: 60 },
     });
   });
 

@@ -239,15 +239,17 @@ describeOnEngines('auth: sign-up and email confirmation', (ctx) => {
       );
     });
 
-    it('answers sign-up of a confirmed address with a made-up user and sends no email', async () => {
-      const { email, id } = await confirmedUser(harness);
-      const before = harness.mailer.list().length;
+    it('answers sign-up of a confirmed address with a made-up user shaped like a new one, and emails the owner that the account exists', async () => {
+      const { email, id, password } = await confirmedUser(harness);
       const { data, error } = await harness.client().auth.signUp({ email, password: 'another-pass' });
       expect(error).toBeNull();
       expect(data.session).toBeNull();
       expect(data.user!.id).not.toBe(id);
-      expect(data.user!.identities).toEqual([]);
-      expect(harness.mailer.list().length).toBe(before);
+      expect(data.user).toMatchObject({ role: 'authenticated', email, identities: [{ provider: 'email', user_id: data.user!.id }] });
+      const notice = harness.mailer.latestTo(email)!;
+      expect(notice.subject).toBe('Obyect: You already have an account');
+      expect(notice.links).toEqual([`${SITE_URL}/auth/signin`, `${SITE_URL}/auth/forgot-password`]);
+      expect((await harness.client().auth.signInWithPassword({ email, password })).error).toBeNull();
     });
 
     it('rejects a password shorter than 6 characters with weak_password and its reasons', async () => {

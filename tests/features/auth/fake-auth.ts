@@ -2,7 +2,7 @@ import { vi } from 'vitest';
 import type { Session } from '@supabase/supabase-js';
 import { fakeSupabase } from '../support/fake-supabase.ts';
 
-type AuthAnswer = { data: unknown; error: { message: string; status?: number } | null };
+type AuthAnswer = { data: unknown; error: { message: string; status?: number; code?: string } | null };
 
 /**
  * The auth calls of the account screens on the fake client, each a spy whose

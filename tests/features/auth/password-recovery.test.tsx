@@ -33,12 +33,15 @@ describe('the forgot-password screen', () => {
     expect(auth.resetPasswordForEmail).toHaveBeenCalledWith('free@obyect.local', { redirectTo: `${window.location.origin}/auth/reset-password` });
   });
 
-  it("shows the server's message under the form", async () => {
-    auth.resetPasswordForEmail.mockResolvedValue({ data: null, error: { message: 'For security purposes, you can only request this after 42 seconds.', status: 429 } });
+  it("shows our sentence for the server's refusal under the form", async () => {
+    auth.resetPasswordForEmail.mockResolvedValue({
+      data: null,
+      error: { message: 'For security purposes, you can only request this after 42 seconds.', status: 429, code: 'over_email_send_rate_limit' },
+    });
     renderApp('/auth/forgot-password');
     await fill('Email', 'free@obyect.local');
     fireEvent.click(screen.getByRole('button', { name: 'Send Reset Link' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('For security purposes, you can only request this after 42 seconds.');
+    expect((await screen.findByRole('alert')).textContent).toBe('An email was requested for this address moments ago. Please wait a minute and try again.');
   });
 });
 

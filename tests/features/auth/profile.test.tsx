@@ -68,11 +68,29 @@ describe('the profile page', () => {
 
     fireEvent.change(within(info).getByLabelText('Email'), { target: { value: 'ada.king@example.test' } });
     fireEvent.click(within(info).getByRole('button', { name: 'Save Changes' }));
+    expect(await within(info).findByText('Enter your current password.')).toBeTruthy();
+    expect(auth.updateUser).not.toHaveBeenCalled();
+
+    fireEvent.change(within(info).getByLabelText('Current password'), { target: { value: 'analytical' } });
+    fireEvent.click(within(info).getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Check ada.king@example.test to confirm the change of address.')).toBeTruthy();
     expect(auth.updateUser).toHaveBeenCalledWith(
-      { email: 'ada.king@example.test', data: { full_name: 'Ada Lovelace' } },
+      { email: 'ada.king@example.test', data: { full_name: 'Ada Lovelace' }, current_password: 'analytical' },
       { emailRedirectTo: `${window.location.origin}/profile` },
     );
+  });
+
+  it('says in our words when the current password is wrong', async () => {
+    signedInAs({ full_name: 'Ada Lovelace' });
+    auth.updateUser.mockResolvedValue({ data: null, error: { message: 'library text', status: 400, code: 'current_password_invalid' } });
+    renderApp('/profile');
+    const passwordCard = await card('Change Password');
+    fireEvent.change(within(passwordCard).getByLabelText('Current password'), { target: { value: 'a-guess' } });
+    fireEvent.change(within(passwordCard).getByLabelText('New password'), { target: { value: 'long-enough' } });
+    fireEvent.change(within(passwordCard).getByLabelText('Confirm new password'), { target: { value: 'long-enough' } });
+    fireEvent.click(within(passwordCard).getByRole('button', { name: 'Update Password' }));
+    expect(await screen.findByText('Your current password is not right.')).toBeTruthy();
+    expect(screen.queryByText('library text')).toBeNull();
   });
 
   it('reloads the account when an email-change link lands on the profile, showing the new address, and drops the code', async () => {
@@ -97,6 +115,11 @@ describe('the profile page', () => {
     const confirm = within(passwordCard).getByLabelText('Confirm new password');
     const submit = within(passwordCard).getByRole('button', { name: 'Update Password' });
 
+    fireEvent.change(newPassword, { target: { value: 'long-enough' } });
+    fireEvent.click(submit);
+    expect(await screen.findByText('Enter your current password.')).toBeTruthy();
+    fireEvent.change(within(passwordCard).getByLabelText('Current password'), { target: { value: 'analytical' } });
+
     fireEvent.change(newPassword, { target: { value: 'short' } });
     fireEvent.click(submit);
     expect(await screen.findByText('Password too short')).toBeTruthy();
@@ -112,7 +135,7 @@ describe('the profile page', () => {
     fireEvent.change(confirm, { target: { value: 'long-enough' } });
     fireEvent.click(submit);
     expect(await screen.findByText('Password updated')).toBeTruthy();
-    expect(auth.updateUser).toHaveBeenCalledWith({ password: 'long-enough' });
+    expect(auth.updateUser).toHaveBeenCalledWith({ password: 'long-enough', current_password: 'analytical' });
   });
 
   it('shows the Free plan with Upgrade Plan opening the pricing dialog', async () => {

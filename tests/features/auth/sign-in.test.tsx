@@ -39,13 +39,16 @@ describe('the sign-in screen', () => {
     expect(auth.signInWithPassword).not.toHaveBeenCalled();
   });
 
-  it("shows the server's message under the form and in a 'Login failed' toast", async () => {
-    auth.signInWithPassword.mockResolvedValue({ data: { session: null, user: null }, error: { message: 'Invalid login credentials', status: 400 } });
+  it("shows our sentence for the server's error code under the form and in a 'Login failed' toast", async () => {
+    auth.signInWithPassword.mockResolvedValue({
+      data: { session: null, user: null },
+      error: { message: 'Invalid login credentials', status: 400, code: 'invalid_credentials' },
+    });
     const app = renderApp('/auth/signin');
     await fill('Email', 'free@obyect.local');
     await fill('Password', 'wrong-password');
     fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Invalid login credentials');
+    expect((await screen.findByRole('alert')).textContent).toBe('Invalid login credentials. Check your email and password.');
     expect(await screen.findByText('Login failed')).toBeTruthy();
     expect(auth.signInWithPassword).toHaveBeenCalledWith({ email: 'free@obyect.local', password: 'wrong-password' });
     expect(app.currentUrl()).toBe('/auth/signin');
@@ -67,13 +70,13 @@ describe('the sign-in screen', () => {
     await waitFor(() => expect(app.currentUrl()).toBe(landing));
   });
 
-  it("starts Google sign-in back to the target and shows the server's refusal when Google is not enabled", async () => {
+  it('starts Google sign-in back to the target and says so in our words when Google is not enabled', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch').mockResolvedValue(
       new Response(JSON.stringify({ code: 400, error_code: 'validation_failed', msg: 'Unsupported provider: provider is not enabled' }), { status: 400 }),
     );
     renderApp('/auth/signin?redirect=%2Fprofile');
     fireEvent.click(await screen.findByRole('button', { name: 'Sign In with Google' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Unsupported provider: provider is not enabled');
+    expect((await screen.findByRole('alert')).textContent).toBe('This way of signing in is not available.');
     expect(auth.signInWithOAuth).toHaveBeenCalledWith({ provider: 'google', options: expect.objectContaining({ redirectTo: `${window.location.origin}/profile` }) });
     expect(fetchSpy).toHaveBeenCalledWith('http://auth.test/authorize?provider=google', expect.anything());
   });

@@ -58,14 +58,38 @@ describe('the sign-up screen', () => {
     });
   });
 
-  it("shows the server's message under the form and in a 'Signup failed' toast", async () => {
-    auth.signUp.mockResolvedValue({ data: null, error: { message: 'User already registered', status: 422 } });
+  it("shows our sentence for the server's error code, never its message, under the form and in a 'Signup failed' toast", async () => {
+    auth.signUp.mockResolvedValue({ data: null, error: { message: 'Some library text', status: 429, code: 'over_email_send_rate_limit' } });
     renderApp('/auth/signup');
     await fillValidForm();
     fireEvent.click(screen.getByRole('checkbox'));
     fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('User already registered');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'An email was requested for this address moments ago. Please wait a minute and try again.',
+    );
     expect(await screen.findByText('Signup failed')).toBeTruthy();
+    expect(screen.queryByText(/Some library text/)).toBeNull();
+  });
+
+  it('refuses a look-alike address with a Cyrillic letter among Latin ones, with our sentence, before asking the server', async () => {
+    renderApp('/auth/signup');
+    await fillValidForm();
+    await fill('Email', 'p\u0430ypal@example.test');
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect(await screen.findByText(/mixes letters from different alphabets or hidden characters/)).toBeTruthy();
+    expect(auth.signUp).not.toHaveBeenCalled();
+  });
+
+  it("shows our look-alike sentence when the server refuses an address that only looks Latin", async () => {
+    auth.signUp.mockResolvedValue({ data: null, error: { message: 'server text', status: 400, code: 'email_address_invalid' } });
+    renderApp('/auth/signup');
+    await fillValidForm();
+    await fill('Email', 'ceo@\u0430\u0440\u0440\u04cf\u0435.com');
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/^This email address mixes letters from different alphabets/);
+    expect(auth.signUp).toHaveBeenCalledTimes(1);
   });
 
   it('offers Google sign-up and a link to sign in', async () => {

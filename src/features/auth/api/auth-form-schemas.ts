@@ -4,7 +4,27 @@ import { TEXTS } from '../../../lib/spec-texts.ts';
 
 const V = TEXTS.account.validation;
 
-const emailField = z.string().check(z.trim(), z.minLength(1, V.emailRequired), z.email(V.emailInvalid));
+const asciiEmail = z.string().check(z.email());
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Z}]/u;
+
+/** A part of the address (the name, or one domain label) with both ASCII and other letters: a look-alike such as pаypal. */
+function looksLikeAnotherAddress(value: string): boolean {
+  if (INVISIBLE.test(value)) return true;
+  return value.split(/[@.]/).some((part) => /[a-z]/i.test(part) && /[^\x00-\x7f]/.test(part) && /\p{L}/u.test(part.replace(/[\x00-\x7f]/g, '')));
+}
+
+/** Plain addresses through zod's check; internationalised ones (пример.рф) are left to the auth server, which knows IDNA. */
+function plausibleEmail(value: string): boolean {
+  if (/[^\x00-\x7f]/.test(value)) return /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/u.test(value);
+  return asciiEmail.safeParse(value).success;
+}
+
+const emailField = z.string().check(
+  z.trim(),
+  z.minLength(1, V.emailRequired),
+  z.refine((value) => value === '' || !looksLikeAnotherAddress(value), V.emailLookalike),
+  z.refine((value) => value === '' || looksLikeAnotherAddress(value) || plausibleEmail(value), V.emailInvalid),
+);
 
 export const signInFormSchema = z.object({
   email: emailField,

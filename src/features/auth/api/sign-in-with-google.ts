@@ -1,19 +1,22 @@
 import { supabase } from '../../../lib/supabase-client.ts';
+import { authErrorText } from './auth-error-text.ts';
+import { TEXTS } from '../../../lib/spec-texts.ts';
 
-/** The auth server's message from a refused provider request, or a generic one. */
+/** Our sentence for a refused provider request, by the auth server's code. */
 async function refusalMessage(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => null)) as { msg?: string; message?: string; error_description?: string } | null;
-  return body?.msg ?? body?.message ?? body?.error_description ?? `Google sign-in is unavailable (${response.status}).`;
+  const body = (await response.json().catch(() => null)) as { error_code?: string; code?: string | number } | null;
+  const code = body?.error_code ?? (typeof body?.code === 'string' ? body.code : undefined);
+  return code === 'validation_failed' ? TEXTS.account.errors.providerDisabled : (authErrorText({ code, status: response.status }) ?? TEXTS.account.errors.unexpected);
 }
 
 /**
  * Starts Google sign-in. The provider URL is checked first so a provider the
- * server has not enabled gives its clear message here instead of a bare error page.
+ * server has not enabled gives our clear sentence here instead of a bare error page.
  */
 export async function signInWithGoogle(redirectTo: string): Promise<{ error: string | null }> {
   const { data, error } = await supabase.auth.signInWithOAuth({ provider: 'google', options: { redirectTo, skipBrowserRedirect: true } });
-  if (error) return { error: error.message };
-  if (!data.url) return { error: 'Google sign-in is unavailable.' };
+  if (error) return { error: authErrorText(error) };
+  if (!data.url) return { error: TEXTS.account.errors.providerDisabled };
   const probe = await fetch(data.url, { redirect: 'manual', credentials: 'omit' }).catch(() => null);
   if (probe && probe.type !== 'opaqueredirect' && probe.status >= 400) return { error: await refusalMessage(probe) };
   window.location.assign(data.url);

@@ -1,12 +1,16 @@
 import { supabase } from '../../../lib/supabase-client.ts';
+import { authErrorText } from './auth-error-text.ts';
+import { TEXTS } from '../../../lib/spec-texts.ts';
 
 export interface Credentials {
   email: string;
   password: string;
 }
 
-/** Password sign-in; the error is the server's message, shown under the form. */
+const SIGN_IN_TEXTS = { over_request_rate_limit: TEXTS.account.errors.tooManySignIns };
+
+/** Password sign-in; the error is our sentence for its code, shown under the form. */
 export async function signInWithPassword({ email, password }: Credentials): Promise<{ error: string | null }> {
   const { error } = await supabase.auth.signInWithPassword({ email: email.trim(), password });
-  return { error: error ? error.message : null };
+  return { error: authErrorText(error, SIGN_IN_TEXTS) };
 }

@@ -1,4 +1,5 @@
 import { supabase } from '../../../lib/supabase-client.ts';
+import { authErrorText } from './auth-error-text.ts';
 
 export interface SignUpInput {
   email: string;
@@ -16,5 +17,5 @@ export async function signUp({ email, password, firstName, lastName, emailRedire
   if (lastName) data.last_name = lastName.trim();
   if (firstName || lastName) data.full_name = [firstName, lastName].map((part) => part?.trim()).filter(Boolean).join(' ');
   const { error } = await supabase.auth.signUp({ email: email.trim(), password, options: { data, emailRedirectTo } });
-  return { error: error ? error.message : null };
+  return { error: authErrorText(error) };
 }

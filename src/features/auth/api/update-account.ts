@@ -1,9 +1,14 @@
 import { supabase } from '../../../lib/supabase-client.ts';
+import { authErrorText } from './auth-error-text.ts';
 
-/** Sets a new password for the signed-in (or recovering) user. */
-export async function updatePassword(password: string): Promise<{ error: string | null }> {
-  const { error } = await supabase.auth.updateUser({ password });
-  return { error: error ? error.message : null };
+/**
+ * Sets a new password. A signed-in user proves it is them with the current
+ * password; a user who came from a reset link has no current password to give
+ * (the auth server counts the fresh link as proof).
+ */
+export async function updatePassword(password: string, currentPassword?: string): Promise<{ error: string | null }> {
+  const { error } = await supabase.auth.updateUser(currentPassword ? { password, current_password: currentPassword } : { password });
+  return { error: authErrorText(error) };
 }
 
 /**
@@ -19,12 +24,24 @@ export async function finishPasswordRecovery(password: string): Promise<{ error:
 
 /**
  * Saves the display name in the user's metadata and, when given, asks for a
- * new email address, which changes only once its emailed link is opened.
+ * new email address (with the current password), which changes only once its
+ * emailed link is opened.
  */
-export async function updateProfile({ fullName, email }: { fullName: string; email?: string }): Promise<{ error: string | null }> {
+export async function updateProfile({
+  fullName,
+  email,
+  currentPassword,
+}: {
+  fullName: string;
+  email?: string;
+  currentPassword?: string;
+}): Promise<{ error: string | null }> {
   const data = { full_name: fullName.trim() };
   const { error } = email
-    ? await supabase.auth.updateUser({ email: email.trim(), data }, { emailRedirectTo: `${window.location.origin}/profile` })
+    ? await supabase.auth.updateUser(
+        { email: email.trim(), data, ...(currentPassword ? { current_password: currentPassword } : {}) },
+        { emailRedirectTo: `${window.location.origin}/profile` },
+      )
     : await supabase.auth.updateUser({ data });
-  return { error: error ? error.message : null };
+  return { error: authErrorText(error) };
 }

@@ -7,16 +7,21 @@ import { updatePassword } from '../api/update-account.ts';
 import { FormField } from './form-field.tsx';
 import { ProfileCard } from './profile-card.tsx';
 
-/** A new password for the signed-in user, checked for length and confirmation first. */
+/** A new password for the signed-in user, with the current one as proof; checked for length and confirmation first. */
 export function ChangePasswordCard() {
   const T = TEXTS.profile.password;
   const toasts = TEXTS.account.toasts;
+  const [currentPassword, setCurrentPassword] = useState('');
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
   const [pending, setPending] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (currentPassword === '') {
+      toast.error(toasts.passwordUpdateFailed.title, { description: TEXTS.account.validation.currentPasswordRequired });
+      return;
+    }
     if (password.length < PASSWORD_MIN_LENGTH) {
       toast.error(toasts.passwordTooShort.title, { description: toasts.passwordTooShort.description });
       return;
@@ -26,13 +31,14 @@ export function ChangePasswordCard() {
       return;
     }
     setPending(true);
-    const { error } = await updatePassword(password);
+    const { error } = await updatePassword(password, currentPassword);
     setPending(false);
     if (error) {
       toast.error(toasts.passwordUpdateFailed.title, { description: error });
       return;
     }
     toast.success(toasts.passwordUpdated.title);
+    setCurrentPassword('');
     setPassword('');
     setConfirmPassword('');
   };
@@ -40,6 +46,7 @@ export function ChangePasswordCard() {
   return (
     <ProfileCard title={T.title} description={T.description}>
       <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
+        <FormField label={T.currentPassword} type="password" autoComplete="current-password" value={currentPassword} onChange={(event) => setCurrentPassword(event.target.value)} />
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <FormField label={T.newPassword} type="password" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} />
           <FormField label={T.confirmPassword} type="password" autoComplete="new-password" value={confirmPassword} onChange={(event) => setConfirmPassword(event.target.value)} />

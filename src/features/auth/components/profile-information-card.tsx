@@ -10,7 +10,7 @@ import { FormField } from './form-field.tsx';
 import { ProfileAvatar } from './profile-avatar.tsx';
 import { ProfileCard } from './profile-card.tsx';
 
-/** Name (editable), email (changes need verification) and the avatar. */
+/** Name (editable), email (changes need the current password and verification of the new address) and the avatar. */
 export function ProfileInformationCard({ user }: { user: User }) {
   const T = TEXTS.profile.information;
   const identity = profileIdentityOf(user);
@@ -18,6 +18,8 @@ export function ProfileInformationCard({ user }: { user: User }) {
   const [fullName, setFullName] = useState(identity.fullName);
   const [email, setEmail] = useState(currentEmail);
   const [emailError, setEmailError] = useState<string | undefined>();
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [currentPasswordError, setCurrentPasswordError] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
   const emailChanged = email.trim().toLowerCase() !== currentEmail.toLowerCase();
   const unchanged = fullName.trim() === identity.fullName && !emailChanged;
@@ -31,15 +33,27 @@ export function ProfileInformationCard({ user }: { user: User }) {
       return;
     }
     setEmailError(undefined);
+    if (emailChanged && currentPassword === '') {
+      setCurrentPasswordError(TEXTS.account.validation.currentPasswordRequired);
+      return;
+    }
+    setCurrentPasswordError(undefined);
     setPending(true);
-    const { error } = await updateProfile({ fullName: parsed.data.fullName, email: emailChanged ? parsed.data.email : undefined });
+    const { error } = await updateProfile({
+      fullName: parsed.data.fullName,
+      email: emailChanged ? parsed.data.email : undefined,
+      currentPassword: emailChanged ? currentPassword : undefined,
+    });
     setPending(false);
     if (error) {
       toast.error(TEXTS.account.toasts.updateFailed.title, { description: error });
       return;
     }
     toast.success(TEXTS.account.toasts.profileUpdated.title, emailChanged ? { description: T.emailChangeSent(parsed.data.email) } : undefined);
-    if (emailChanged) setEmail(currentEmail);
+    if (emailChanged) {
+      setEmail(currentEmail);
+      setCurrentPassword('');
+    }
   };
 
   return (
@@ -62,6 +76,17 @@ export function ProfileInformationCard({ user }: { user: User }) {
           hint={pendingEmail ? T.emailPending(pendingEmail) : T.emailNote}
           onChange={(event) => setEmail(event.target.value)}
         />
+        {emailChanged && (
+          <FormField
+            label={T.currentPassword}
+            type="password"
+            autoComplete="current-password"
+            value={currentPassword}
+            error={currentPasswordError}
+            hint={T.currentPasswordHint}
+            onChange={(event) => setCurrentPassword(event.target.value)}
+          />
+        )}
         <div className="flex justify-end">
           <Button type="submit" disabled={pending || unchanged}>
             {pending ? T.saving : T.save}
