@@ -22,7 +22,9 @@ process.once('SIGTERM', shutdown);
 
 // Production has no demo accounts (their passwords are printed below) and no demo library.
 const production = stack.config.OBYECT_MODE === 'production';
-if (!production) await seedDemoAccounts(stack.db);
+// Without STRIPE_SECRET_KEY the local Stripe endpoint serves billing, and the demo subscriber is its customer.
+const localStripe = !process.env.STRIPE_SECRET_KEY;
+if (!production) await seedDemoAccounts(stack.db, localStripe ? { stripe: { handler: stack.handler, url: stack.url, annualPrice: process.env.STRIPE_PRICE_ANNUAL || undefined } } : {});
 const empty = !production && (await stack.db.query<{ n: number }>('select count(*)::int as n from public.brands')).rows[0]!.n === 0;
 if (empty) {
   log('First start: rendering the demo library…');

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { LOCAL_STRIPE_PRICES, LOCAL_STRIPE_SECRET_KEY, LOCAL_STRIPE_WEBHOOK_SECRET } from '../../supabase/functions/_shared/local-stripe-defaults.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack.ts';
 import { createStripeEndpoint } from '../../local/stripe/stripe-endpoint.ts';
+import { DEMO_ACCOUNTS, seedDemoAccounts } from '../../local/seed/demo-accounts.ts';
 import { describeOnEngines } from '../support/engines.ts';
 import { newUser, type TestUser } from '../support/factories.ts';
 import { userToken } from '../support/local-config.ts';
@@ -379,5 +380,22 @@ describeOnEngines('billing through the local stack', (ctx) => {
     } finally {
       await restarted.close();
     }
+  });
+  it('makes the demo subscriber a customer of the local Stripe, for whom the portal opens and cancelling at period end works', async () => {
+    await seedDemoAccounts(ctx.db, { stripe: { handler: stack.handler, url: stack.url } });
+    const email = DEMO_ACCOUNTS.find((account) => account.role === 'subscriber')!.email;
+    const { rows } = await ctx.db.query<{ id: string }>('select id from auth.users where email = $1', [email]);
+    const subscriber: TestUser = { id: rows[0]!.id, email };
+    expect((await subscriptionRows(subscriber)).map((row) => [row.stripe_subscription_id.startsWith('sub_'), row.stripe_subscription_id === 'sub_demo_subscriber', row.status]))
+      .toEqual([[true, false, 'active']]);
+    expect(await checkSubscription(subscriber)).toMatchObject({ subscribed: true, subscription_tier: 'Annual', cancel_at_period_end: false });
+
+    const opened = await invoke<{ url: string }>(subscriber, 'customer-portal');
+    expect(opened.status).toBe(200);
+    expect((await fetch(opened.body.url)).status).toBe(200);
+    const cancelled = await invoke<{ subscription: { current_period_end: number } }>(subscriber, 'cancel-subscription', { immediate: false });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.subscription.current_period_end * 1000).toBeGreaterThan(Date.now() + 300 * DAY * 1000);
+    await expect.poll(async () => (await checkSubscription(subscriber)).cancel_at_period_end, { timeout: 15_000 }).toBe(true);
   });
 });
