@@ -347,8 +347,7 @@ export async function createRealtimeServer(ctx: ApiContext): Promise<RealtimeSer
 
   /**
    * What each set of claims may see of one change, read once per set however
-   * many channels share it (Supabase Realtime too checks RLS once per distinct
-   * claims), and only when a subscriber's turn comes.
+   * many channels share it, and only when a subscriber's turn comes.
    */
   const visibilityOf = (change: CapturedChange) => {
     const byClaims = new Map<string, Promise<Visibility>>();
