@@ -1,4 +1,5 @@
-import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type ReactNode } from 'react';
+import { focusCardIn, registerCardFocuser } from './ad-card-focus.ts';
 import { cardsToMount, imageHeightIn, itemsInBand, layoutMasonry, type MasonryItem } from './masonry-layout.ts';
 
 interface VirtualMasonryProps<T extends MasonryItem> {
@@ -20,6 +21,33 @@ const DEFAULT_CHROME_PX = 54;
  * whole band after a fast fling (25 cards at 1440 px) runs past 50 ms here.
  */
 const NEW_CARDS_PER_FRAME = 4;
+
+/**
+ * What grids have learned, kept across their mounts: the container's width,
+ * the card chrome's height and the measured cards per geometry. A list that
+ * comes back (Back, a page change and return) lays out exactly as it was in
+ * its first render, so the scroll position restored over it shows the same
+ * cards, and no measuring moves them afterwards.
+ */
+const learned = {
+  width: 0,
+  chrome: DEFAULT_CHROME_PX,
+  measured: new Map<string, Map<string, number>>(),
+};
+/** Geometries whose measurements are kept (widths of the window and sidebar states a session goes through). */
+const KEPT_GEOMETRIES = 6;
+
+const geometryKey = (width: number, columns: number, gap: number) => `${width}/${columns}/${gap}`;
+
+function measuredFor(key: string): Map<string, number> {
+  let heights = learned.measured.get(key);
+  if (!heights) {
+    heights = new Map();
+    learned.measured.set(key, heights);
+    if (learned.measured.size > KEPT_GEOMETRIES) learned.measured.delete(learned.measured.keys().next().value!);
+  }
+  return heights;
+}
 
 interface Band {
   top: number;
@@ -52,12 +80,16 @@ function bandFor(container: HTMLElement): Band {
 export function VirtualMasonry<T extends MasonryItem>({ items, columns, renderItem, imageInsetX = 0, fallback }: VirtualMasonryProps<T>) {
   const containerRef = useRef<HTMLDivElement>(null);
   const supported = typeof ResizeObserver !== 'undefined';
-  const [width, setWidth] = useState(0);
+  // The last grid's width: usually this one's too, so the first render already has the grid's full height.
+  const [width, setWidth] = useState(() => (supported ? learned.width : 0));
   const [hasLayout, setHasLayout] = useState<boolean | null>(null);
   const [gap, setGap] = useState(() => gapFor(typeof window === 'undefined' ? 1024 : window.innerWidth));
   const [band, setBand] = useState<Band>({ top: 0, bottom: 0, viewportTop: 0, viewportBottom: 0 });
-  const [chrome, setChrome] = useState(DEFAULT_CHROME_PX);
-  const [measured, setMeasured] = useState<ReadonlyMap<string, number>>(() => new Map());
+  const [chrome, setChrome] = useState(learned.chrome);
+  const geometry = geometryKey(width, columns, gap);
+  const [measured, setMeasured] = useState<ReadonlyMap<string, number>>(() => new Map(measuredFor(geometry)));
+  const geometryRef = useRef(geometry);
+  geometryRef.current = geometry;
 
   // Width, gutter and band before the first paint, then on every resize.
   useLayoutEffect(() => {
@@ -66,6 +98,7 @@ export function VirtualMasonry<T extends MasonryItem>({ items, columns, renderIt
     const update = () => {
       setHasLayout(container.clientWidth > 0);
       setWidth(container.clientWidth);
+      if (container.clientWidth > 0) learned.width = container.clientWidth;
       setGap(gapFor(window.innerWidth));
       const next = bandFor(container);
       setBand((current) => (current.top === next.top && current.bottom === next.bottom ? current : next));
@@ -132,17 +165,25 @@ export function VirtualMasonry<T extends MasonryItem>({ items, columns, renderIt
       }
       if (learnedChrome !== null) {
         const chromeHeight = Math.max(0, learnedChrome);
+        learned.chrome = chromeHeight;
         setChrome((current) => (Math.abs(current - chromeHeight) > 0.5 ? chromeHeight : current));
       }
-      if (updates.size > 0) setMeasured((current) => new Map([...current, ...updates]));
+      if (updates.size > 0) {
+        const kept = measuredFor(geometryRef.current);
+        for (const [id, height] of updates) kept.set(id, height);
+        setMeasured((current) => new Map([...current, ...updates]));
+      }
     });
   }, [supported]);
   useEffect(() => () => cardObserver?.disconnect(), [cardObserver]);
 
-  // Heights measured at another column width no longer apply.
+  // Heights measured at another column width no longer apply; those measured at this one before still do.
+  const firstGeometry = useRef(geometry);
   useEffect(() => {
-    setMeasured((current) => (current.size === 0 ? current : new Map()));
-  }, [width, columns, gap]);
+    if (geometry === firstGeometry.current) return;
+    firstGeometry.current = geometry;
+    setMeasured(new Map(measuredFor(geometry)));
+  }, [geometry]);
 
   /** Watches a rendered card's height while it is in the DOM (one stable ref callback per card). */
   const watchers = useRef(new Map<string, (slot: HTMLDivElement | null) => (() => void) | undefined>());
@@ -182,22 +223,69 @@ export function VirtualMasonry<T extends MasonryItem>({ items, columns, renderIt
     return () => cancelAnimationFrame(frame);
   }, [inBand, items, mounted, waiting, band.viewportTop, band.viewportBottom]);
 
+  // The card holding keyboard focus stays in the DOM wherever the band moves:
+  // unmounting it would drop focus to the page's start.
+  const [focusedId, setFocusedId] = useState<string | null>(null);
+  const onFocus = (event: FocusEvent<HTMLDivElement>) => {
+    const slot = (event.target as Element).closest<HTMLElement>('[data-slot-id]');
+    setFocusedId(slot?.dataset.slotId ?? null);
+  };
+  const onBlur = (event: FocusEvent<HTMLDivElement>) => {
+    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocusedId(null);
+  };
+
+  // Asked to focus one of its cards (the ad detail closing): focus it if it is
+  // in the DOM, else pin it, which mounts it, and focus it once it is there.
+  const pendingFocus = useRef<string | null>(null);
+  useEffect(() => {
+    if (!supported) return undefined;
+    return registerCardFocuser((id) => {
+      const container = containerRef.current;
+      if (!container || !indexByIdRef.current.has(id)) return false;
+      const slot = container.querySelector(`[data-slot-id="${CSS.escape(id)}"]`);
+      if (slot) return focusCardIn(slot);
+      pendingFocus.current = id;
+      setFocusedId(id);
+      return true;
+    });
+  }, [supported]);
+  useEffect(() => {
+    const id = pendingFocus.current;
+    if (!id || id !== focusedId) return;
+    const slot = containerRef.current?.querySelector(`[data-slot-id="${CSS.escape(id)}"]`);
+    if (!slot) return;
+    pendingFocus.current = null;
+    focusCardIn(slot);
+  });
+
   // Without layout (no ResizeObserver, or a container of no width, as in jsdom)
   // nothing can be placed: every card renders in the plain masonry.
   if (!supported || hasLayout === false) {
     return <div ref={containerRef} data-item-count={items.length}>{fallback(items.map((item, index) => <Fragment key={item.id}>{renderItem(item, index)}</Fragment>))}</div>;
   }
 
-  const visible = mounted === null ? inBand : inBand.filter((placed) => mounted.has(items[placed.index]!.id));
+  let visible = mounted === null ? inBand : inBand.filter((placed) => mounted.has(items[placed.index]!.id));
+  const pinnedIndex = focusedId === null || width === 0 ? undefined : indexById.get(focusedId);
+  const pinned = pinnedIndex === undefined ? undefined : layout.items[pinnedIndex];
+  if (pinned && !visible.includes(pinned)) visible = [...visible, pinned].sort((a, b) => a.index - b.index);
 
   return (
-    <div ref={containerRef} data-testid="virtual-masonry" data-item-count={items.length} className="relative w-full" style={{ height: layout.height }}>
+    <div
+      ref={containerRef}
+      data-testid="virtual-masonry"
+      data-item-count={items.length}
+      className="relative w-full"
+      style={{ height: layout.height }}
+      onFocus={onFocus}
+      onBlur={onBlur}
+    >
       {visible.map((placed) => {
         const item = items[placed.index]!;
         return (
           <div
             key={item.id}
             ref={watchCard(item.id)}
+            data-slot-id={item.id}
             className="absolute"
             style={{ top: placed.top, left: placed.left, width: placed.width }}
           >
