@@ -56,7 +56,8 @@ export async function openLocalDatabase(
   const dir = path.resolve(config.DATA_DIR, 'pglite');
   const unlock = lockDataDir(dir);
   try {
-    const db = await openPgliteWorker({ dataDir: dir, log });
+    // The watchdog's stops are rare and worth seeing in the stack's output.
+    const db = await openPgliteWorker({ dataDir: dir, log: log ?? ((line) => console.warn(line)) });
     return {
       ...db,
       statementTimeouts,

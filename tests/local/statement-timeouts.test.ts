@@ -115,7 +115,7 @@ for (const engine of availableEngines()) {
     });
 
     it("stops a slow anonymous statement at 3 s with 57014, and another caller's read sent during it is answered long before", async () => {
-      const slow = sleep(10, stack.config.anonKey);
+      const slow = sleep(20, stack.config.anonKey);
       await new Promise((resolve) => setTimeout(resolve, 500));
       const other = await oneBrand(stack.config.anonKey);
       const stopped = await slow;
@@ -126,14 +126,15 @@ for (const engine of availableEngines()) {
       expect(stopped.ms).toBeLessThan(4500);
       expect(other.status).toBe(200);
       // PostgreSQL runs the read beside the slow one; PGlite runs one statement at a time, so the read waits
-      // for the slow one's timeout (2.5 s here) and the engine's reopening, never for the 10 s it asked for.
-      expect(other.ms).toBeLessThan(engine === 'postgres' ? 1000 : 6000);
+      // for the slow one's timeout (2.5 s here) and the engine's reopening (about 1 s on a quiet machine,
+      // several on a loaded one), never for the 20 s it asked for.
+      expect(other.ms).toBeLessThan(engine === 'postgres' ? 1000 : 10_000);
     }, 15_000);
 
     it('lets the engine serve again at once after a stop, with the data it had', async () => {
       const again = await oneBrand(stack.config.serviceRoleKey);
       expect(again.status).toBe(200);
-      expect(again.ms).toBeLessThan(2000);
+      expect(again.ms).toBeLessThan(5000);
       expect(await sleep(0, stack.config.anonKey)).toMatchObject({ status: 200, body: '3s' });
     });
 
