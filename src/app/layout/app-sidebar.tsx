@@ -10,9 +10,10 @@ import { useSignOut } from '../../features/auth/hooks/use-sign-out.ts';
 import { useEntitlement } from '../../features/billing/hooks/use-entitlement.tsx';
 import { useUpgradeFlow } from '../../features/billing/hooks/use-upgrade-flow.ts';
 import { SidebarCollections } from '../../features/boards/components/sidebar-collections.tsx';
+import { useIsAdmin } from '../../features/library/api/get-is-admin.ts';
 import { AGENCY_URL } from '../../features/shell/shell-links.ts';
 import { ShareButton } from './share-button.tsx';
-import { CompassIcon, LibraryIcon, LogoutIcon, MailIcon, StarIcon, UserIcon } from './shell-icons.tsx';
+import { CompassIcon, LibraryIcon, LogoutIcon, MailIcon, ShieldIcon, StarIcon, UserIcon } from './shell-icons.tsx';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -94,6 +95,7 @@ export function AppSidebar({ collapsed, variant }: AppSidebarProps) {
   const entitlement = useEntitlement();
   const startUpgrade = useUpgradeFlow();
   const signOut = useSignOut();
+  const isAdmin = useIsAdmin(user?.id ?? null);
   const identity = profileIdentityOf(user);
   const showUpgrade = entitlement.entitlementLoaded && entitlement.isAuthenticated && !entitlement.isSubscribed;
   const T = TEXTS.shell;
@@ -108,6 +110,7 @@ export function AppSidebar({ collapsed, variant }: AppSidebarProps) {
           <NavRow to="/library" label={T.library} icon={LibraryIcon} collapsed={collapsed} />
           <NavRow to="/black-friday" label={T.blackFriday} icon={GiftIcon} collapsed={collapsed} />
           <NavRow to="/top-picks" label={T.topPicks} icon={StarIcon} collapsed={collapsed} />
+          {isAdmin && <NavRow to="/admin" label={T.admin} icon={ShieldIcon} collapsed={collapsed} />}
         </nav>
         <Section label={T.myObyects} collapsed={collapsed}>
           <NavRow to="/favorites" label={T.favorites} icon={HeartIcon} collapsed={collapsed} />

@@ -86,3 +86,10 @@ export const ArrowLeftIcon = (props: IconProps) => (
     <path d="M11 6l-6 6 6 6" />
   </Icon>
 );
+
+export const ShieldIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M12 3.5 19 6v5.5c0 4.2-2.9 7.6-7 9-4.1-1.4-7-4.8-7-9V6l7-2.5Z" />
+    <path d="m9 12 2 2 4-4" />
+  </Icon>
+);

@@ -82,6 +82,19 @@ describe('the app shell', () => {
     expect(within(screen.getByRole('navigation', { name: 'Footer' })).getByRole('link', { name: 'Terms' }).getAttribute('href')).toBe('/terms');
   });
 
+  it('links admins, and only admins, to /admin from the sidebar', async () => {
+    fakeSupabase.session = signedIn();
+    const view = renderApp('/library');
+    await waitFor(() => expect(fakeSupabase.callsOf('is_admin').length).toBeGreaterThan(0));
+    expect(within(await screen.findByTestId('app-sidebar')).queryByRole('link', { name: 'Admin' })).toBeNull();
+    view.unmount();
+
+    fakeSupabase.onRpc('is_admin', () => ({ data: true, error: null }));
+    renderApp('/library');
+    const admin = await within(await screen.findByTestId('app-sidebar')).findByRole('link', { name: 'Admin' });
+    expect(admin.getAttribute('href')).toBe('/admin');
+  });
+
   it("shows 'Upgrade Plan' to a signed-in user without a subscription once entitlement is known, and opens the plans", async () => {
     fakeSupabase.session = signedIn();
     renderApp('/library');
