@@ -380,15 +380,21 @@ export async function createRealtimeServer(ctx: ApiContext): Promise<RealtimeSer
     );
 
   /** Sends the change to the channels of one connection that share one set of claims. */
-  const deliverTo = async (connection: Connection, change: CapturedChange, key: string, targets: Target[], see: ReturnType<typeof visibilityOf>) => {
+  const deliverTo = async (
+    connection: Connection,
+    change: CapturedChange,
+    group: { key: string; claims: AccessClaims; targets: Target[] },
+    see: ReturnType<typeof visibilityOf>,
+  ) => {
     if (connection.closing) return;
-    const { record, visible } = await see(targets[0]!.channel.claims, key);
+    const { key, claims, targets } = group;
+    const { record, visible } = await see(claims, key);
     if (!visible) return;
     const columns = await columnsOf(change.schema, change.table);
     const subject = record ?? change.pk;
     for (const { channel, candidates } of targets) {
-      // Left, or its token replaced, while the read waited: what was read is no longer its to see.
-      if (connection.channels.get(channel.topic) !== channel || claimsKey(channel.claims) !== key) continue;
+      // Left, or now someone else's, while the read waited: what was read is no longer its to see (a refreshed token is the same caller).
+      if (connection.channels.get(channel.topic) !== channel || channel.claims.sub !== claims.sub || channel.claims.role !== claims.role) continue;
       const ids = candidates.filter((binding) => rowMatches(binding.parsed, subject)).map((binding) => binding.id);
       if (ids.length === 0) continue;
       send(connection, {
@@ -422,18 +428,18 @@ export async function createRealtimeServer(ctx: ApiContext): Promise<RealtimeSer
     const now = Math.floor(Date.now() / 1000);
     const see = visibilityOf(change);
     for (const connection of connections) {
-      const groups = new Map<string, Target[]>();
+      const groups = new Map<string, { key: string; claims: AccessClaims; targets: Target[] }>();
       for (const channel of connection.channels.values()) {
         if (channel.claims.exp !== undefined && channel.claims.exp < now) continue;
         const candidates = matching(channel, change);
         if (candidates.length === 0) continue;
         const key = claimsKey(channel.claims);
         const group = groups.get(key);
-        if (group) group.push({ channel, candidates });
-        else groups.set(key, [{ channel, candidates }]);
+        if (group) group.targets.push({ channel, candidates });
+        else groups.set(key, { key, claims: channel.claims, targets: [{ channel, candidates }] });
       }
-      for (const [key, targets] of groups) {
-        const waiting = scheduler.enqueue(connection, () => deliverTo(connection, change, key, targets, see));
+      for (const group of groups.values()) {
+        const waiting = scheduler.enqueue(connection, () => deliverTo(connection, change, group, see));
         if (waiting > MAX_PENDING_READS_PER_CONNECTION) {
           closeConnection(connection, closes.fallingBehind());
           break;
