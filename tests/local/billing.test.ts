@@ -22,6 +22,9 @@ interface SubscriptionStatus {
   cancel_at_period_end: boolean;
   current_period_end: number | null;
   trial_eligible: boolean;
+  plan?: string | null;
+  trial_end?: string | null;
+  next_charge?: { amount: number; currency: string; at: string } | null;
 }
 
 /** The inputs and buttons of the first form on a page, as a browser would submit them. */
@@ -117,6 +120,9 @@ describeOnEngines('billing through the local stack', (ctx) => {
       subscription_end: null,
       cancel_at_period_end: false,
       current_period_end: null,
+      plan: null,
+      trial_end: null,
+      next_charge: null,
       trial_eligible: true,
     });
     expect(await hasValidAccess(user)).toBe(false);
@@ -135,6 +141,8 @@ describeOnEngines('billing through the local stack', (ctx) => {
     const trialEnd = Date.parse(status.subscription_end!);
     expect(Math.abs(trialEnd - (Date.now() + 7 * DAY * 1000))).toBeLessThan(60_000);
     expect(status.current_period_end).toBe(Math.floor(trialEnd / 1000));
+    // The plan bought, and its first charge when the trial ends: the monthly price less the 20% coupon, from Stripe's preview.
+    expect(status).toMatchObject({ plan: 'Monthly', trial_end: status.subscription_end, next_charge: { amount: 716, currency: 'eur', at: status.subscription_end } });
     expect(await hasValidAccess(user)).toBe(true);
     const { rows } = await ctx.db.query<{ stripe_customer_id: string }>('select stripe_customer_id from public.billing_customers where user_id = $1', [user.id]);
     expect(rows).toHaveLength(1);
