@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { TEXTS } from '../../lib/spec-texts.ts';
 import { CloseIcon } from '../ui/icons.tsx';
 import type { ActiveFilter } from './filter-model.ts';
@@ -5,14 +6,17 @@ import type { ActiveFilter } from './filter-model.ts';
 interface ActiveFilterChipsProps {
   active: ActiveFilter[];
   onClearAll: () => void;
+  /** A control the chips follow on the same lines (the mobile Filters button); shown with no chips too. */
+  leading?: ReactNode;
 }
 
 /** Each active filter as a chip that removes it, and 'Clear all' once there are two or more. */
-export function ActiveFilterChips({ active, onClearAll }: ActiveFilterChipsProps) {
-  if (active.length === 0) return null;
+export function ActiveFilterChips({ active, onClearAll, leading }: ActiveFilterChipsProps) {
+  if (active.length === 0) return leading ? <div className="flex">{leading}</div> : null;
   const T = TEXTS.filters;
   return (
     <ul aria-label={T.activeFilters} className="flex min-w-0 flex-wrap items-center gap-2">
+      {leading && <li className="flex">{leading}</li>}
       {active.map((filter) => (
         <li key={filter.key} className="max-w-full min-w-0">
           <button

@@ -47,8 +47,9 @@ export default function FilterSheet({ open, onOpenChange, filters, activeCount, 
             {filters.options.map((filter) => (
               <OptionSelect key={filter.label} filter={filter} inSheet />
             ))}
-            {filters.tags && <TagToggles filter={filters.tags} />}
+            {/* The date before the tags: the list of tags can be long. */}
             {filters.date && <DateSelect filter={filters.date} inSheet />}
+            {filters.tags && <TagToggles filter={filters.tags} />}
           </div>
           <div className="flex shrink-0 items-center gap-3 border-t border-neutral-200 px-5 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))]">
             <button type="button" onClick={filters.clear} disabled={activeCount === 0} className={buttonClasses('outline', 'lg', 'flex-1')}>
