@@ -95,8 +95,13 @@ export async function sendWebResponse(response: Response, res: ServerResponse, m
 const SMALL_BODY_BYTES = 256 * 1024;
 /** Request bodies up to this size, with a Content-Length, are read before the handler runs. */
 const SMALL_REQUEST_BYTES = 64 * 1024;
-/** How much of a streamed request body waits for the handler to read it before the socket is paused. */
-const STREAMED_REQUEST_BUFFER_BYTES = 256 * 1024;
+/**
+ * How much of a streamed request body is read ahead of the handler before the
+ * socket is paused: all of it up to a few megabytes (so that a body over the
+ * limit is refused as soon as it passes it, whatever the handler is doing),
+ * else a window (an upload streams to its file as it arrives).
+ */
+const readAheadBytes = (maxBytes: number) => (maxBytes <= 4 * 1024 * 1024 ? maxBytes + 1 : 256 * 1024);
 
 /** The declared Content-Length, or null for a chunked request or one with no body. */
 function declaredLength(req: IncomingMessage): number | null {
@@ -116,9 +121,9 @@ function readSmallBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * The request body as a web stream that holds at most a few hundred
- * kilobytes at a time (the socket is paused until the handler reads on) and
- * ends in RequestBodyTooLargeError once more than maxBytes arrived; then
+ * The request body as a web stream that holds at most readAheadBytes at a
+ * time (the socket is paused until the handler reads on) and ends in
+ * RequestBodyTooLargeError once more than maxBytes arrived; then
  * nothing more is read and onTooLarge answers 413. Cancelling pauses the
  * socket rather than destroying it, so that an API can still answer.
  */
@@ -165,8 +170,27 @@ function limitedBody(req: IncomingMessage, maxBytes: number, onTooLarge: () => v
         req.pause();
       },
     },
-    { highWaterMark: STREAMED_REQUEST_BUFFER_BYTES, size: (chunk) => chunk.byteLength },
+    { highWaterMark: readAheadBytes(maxBytes), size: (chunk) => chunk.byteLength },
   );
+}
+
+/** How long a connection stays open after an answer sent before its request arrived whole. */
+const LINGER_MS = 5_000;
+
+/**
+ * After an answer to a request whose body did not arrive whole (refused over
+ * its limit, or not read by the API), the connection stays open a while
+ * before it is closed. Closing it at once would reset it while the client is
+ * still sending, and a reset can take the answer with it; within the linger
+ * the client reads the answer and stops. What is left is never read into memory.
+ */
+function lingerUnlessComplete(req: IncomingMessage): void {
+  if (req.complete) return;
+  const socket = req.socket;
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  req.once('end', () => clearTimeout(timer));
 }
 
 /** Node's server settings for the limits: the request line and headers together at most limits.headerBytes. */
@@ -220,10 +244,9 @@ export function nodeListener(handler: ApiHandler, origin: () => string, limits: 
         return;
       }
       const { body, headers } = stackErrorBody(pathname, status, code, message);
-      // Whatever of the body is still coming is not read: the connection closes after this answer.
-      if (!req.complete) res.shouldKeepAlive = false;
       res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
       res.end(body);
+      lingerUnlessComplete(req);
     };
 
     if (Buffer.byteLength(rawUrl) > limits.urlBytes) {
@@ -255,8 +278,8 @@ export function nodeListener(handler: ApiHandler, origin: () => string, limits: 
           return;
         }
         answered = true;
-        if (!req.complete) res.shouldKeepAlive = false;
         await sendWebResponse(response, res, req.method, req.headers['accept-encoding']);
+        lingerUnlessComplete(req);
       })
       .catch((error: unknown) => {
         if (answered && res.headersSent && !res.writableEnded) {
