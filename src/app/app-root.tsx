@@ -5,14 +5,16 @@ import { SessionProvider } from '../lib/auth-session.tsx';
 import { EntitlementProvider } from '../features/billing/hooks/use-entitlement.tsx';
 import { PricingDialogProvider } from '../features/billing/hooks/use-pricing-dialog.tsx';
 import { AddToBoardButton } from '../features/boards/components/add-to-board-button.tsx';
+import { SkipLink } from './layout/skip-link.tsx';
 import { ScrollRestoration } from './scroll-restoration.tsx';
 
 const renderAddToBoard: RenderAddToBoard = (ad, placement) => <AddToBoardButton ad={ad} size={placement} />;
 
-/** What every page shares: the session, entitlement, the global pricing dialog, toasts and scroll restoration. */
+/** What every page shares: the skip link, the session, entitlement, the global pricing dialog, toasts and scroll restoration. */
 export function AppRoot({ children }: { children: ReactNode }) {
   return (
     <SessionProvider>
+      <SkipLink />
       <EntitlementProvider>
         <PricingDialogProvider>
           <AddToBoardSlotProvider render={renderAddToBoard}>

@@ -3,6 +3,7 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { toast } from '../../lib/toast.ts';
+import { focusAdCard } from '../../components/ads/ad-card-focus.ts';
 import { ShareDialog } from '../../components/share-dialog.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useSession } from '../../lib/auth-session.tsx';
@@ -60,6 +61,19 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
       void queryClient.prefetchQuery(adNeighboursQueryOptions(neighbour));
     }
   }, [queryClient, previousId, nextId]);
+
+  // Focus goes back to the list on close: to the card of the ad last shown
+  // when the list has it, else to what opened the detail.
+  const openedWith = useRef(id);
+  const opener = useRef<HTMLElement | null>(null);
+  const shown = useRef(id);
+  shown.current = id;
+  const returnFocus = useCallback((event: Event) => {
+    event.preventDefault();
+    if (focusAdCard(shown.current)) return;
+    if (opener.current?.isConnected) opener.current.focus({ preventScroll: true });
+    else focusAdCard(openedWith.current);
+  }, []);
 
   const close = useCallback(() => {
     if (mode === 'modal') navigate(-1);
@@ -173,9 +187,12 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
           className="fixed inset-0 z-40 focus:outline-none"
           // The dialog itself takes focus, so no control looks selected on open.
           onOpenAutoFocus={(event) => {
+            const active = document.activeElement;
+            opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
             event.preventDefault();
             (event.currentTarget as HTMLElement | null)?.focus();
           }}
+          onCloseAutoFocus={returnFocus}
         >
           {view}
           {dialogs}

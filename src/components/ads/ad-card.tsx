@@ -84,6 +84,7 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
           to={`/ads/${ad.id}`}
           state={{ backgroundLocation: location }}
           preventScrollReset
+          data-card-primary=""
           aria-label={TEXTS.adCard.open(brand)}
           className="block focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-neutral-950"
         >
@@ -93,6 +94,7 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
         <button
           type="button"
           onClick={() => onLockedClick(ad)}
+          data-card-primary=""
           aria-label={TEXTS.adCard.lockedLabel(brand)}
           className="relative block w-full cursor-pointer text-left focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-neutral-950"
         >
