@@ -18,10 +18,10 @@ const configSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('.data'),
   SMTP_URL: z.string().url().optional(),
-  /** The largest request body rest, auth and functions accept, in bytes (storage uploads: each bucket's file_size_limit). */
-  MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024, 'MAX_REQUEST_BODY_BYTES must be at least 1024').max(256 * 1024 * 1024, 'MAX_REQUEST_BODY_BYTES must be at most 256 MiB').default(1024 * 1024),
   /** Per-role statement timeouts in ms, 0 for none: anon 3000, authenticated 8000, service_role 0 as on hosted Supabase. */
   ...statementTimeoutSettings,
+  /** The largest request body rest, auth and functions accept, in bytes (storage uploads: each bucket's file_size_limit). */
+  MAX_REQUEST_BODY_BYTES: z.coerce.number().int().min(1024, 'MAX_REQUEST_BODY_BYTES must be at least 1024').max(256 * 1024 * 1024, 'MAX_REQUEST_BODY_BYTES must be at most 256 MiB').default(1024 * 1024),
   // Realtime caps, after Supabase Realtime's limits (local/realtime/README.md).
   REALTIME_MAX_CHANNELS_PER_CONNECTION: z.coerce.number().int().min(1).max(10_000).default(100),
   REALTIME_MAX_JOINS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(100),
@@ -35,6 +35,12 @@ const configSchema = z.object({
     .string()
     .default('')
     .transform((list) => list.split(',').map((host) => host.trim().toLowerCase()).filter(Boolean)),
+  /** Comma-separated URLs whose origins email links and sign-in may return to besides SITE_URL's (GoTrue's URI allow list). */
+  ADDITIONAL_REDIRECT_URLS: z
+    .string()
+    .default('')
+    .transform((list) => list.split(',').map((url) => url.trim()).filter(Boolean))
+    .pipe(z.array(z.string().url('ADDITIONAL_REDIRECT_URLS must list absolute URLs'))),
 });
 
 /** What production mode cannot run without: each one a development default or door otherwise. */

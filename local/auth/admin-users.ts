@@ -219,7 +219,7 @@ export const adminGenerateLink: AuthEndpoint = async (env, request) => {
   }
   const type = body.type as EmailLinkType;
   const email = validEmail(body.email);
-  const redirectTo = allowedRedirect(env.settings.siteUrl, new URL(request.url).searchParams.get('redirect_to') ?? body.redirect_to);
+  const redirectTo = allowedRedirect(env.settings, new URL(request.url).searchParams.get('redirect_to') ?? body.redirect_to);
   const passwordHash = type === 'signup' ? await passwordHashOf(env, body.password ?? '') : null;
   const { user, token } = await env.db.transaction(async (tx) => {
     let existing = await findUserByEmail(tx, email, { lock: true });

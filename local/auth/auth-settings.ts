@@ -30,6 +30,8 @@ export interface AuthApiOptions {
 
 export interface AuthSettings {
   siteUrl: string;
+  /** Origins email links and sign-ins may return to (redirect_to): the site's, loopback on its port in development, and ADDITIONAL_REDIRECT_URLS. */
+  redirectOrigins: string[];
   /** This API's public address, e.g. http://localhost:3000/auth/v1: the tokens' issuer and the base of email links. */
   apiUrl: string;
   jwtSecret: string;
@@ -68,6 +70,7 @@ export function authSettings(config: LocalConfig, options: AuthApiOptions = {}):
   const siteUrl = config.siteUrl.replace(/\/+$/, '');
   return {
     siteUrl,
+    redirectOrigins: redirectOriginsOf(config),
     apiUrl: `${siteUrl}/auth/v1`,
     jwtSecret: config.JWT_SECRET,
     jwtExpirySeconds: config.JWT_EXPIRY,
@@ -78,4 +81,19 @@ export function authSettings(config: LocalConfig, options: AuthApiOptions = {}):
     rateLimits: { ...DEFAULT_AUTH_RATE_LIMITS, ...rateLimitsFromEnv(), ...options.rateLimits },
     google: options.google === undefined ? googleSettingsFromEnv() : options.google,
   };
+}
+
+/**
+ * Where redirect_to may point. In development the app is as much at
+ * http://127.0.0.1:<port> as at http://localhost:<port> (the browser keeps a
+ * session and a PKCE verifier per origin), so links return to the one the
+ * request came from.
+ */
+export function redirectOriginsOf(config: Pick<LocalConfig, 'siteUrl' | 'PORT' | 'OBYECT_MODE' | 'ADDITIONAL_REDIRECT_URLS'>): string[] {
+  const origins = new Set([new URL(config.siteUrl).origin]);
+  if (config.OBYECT_MODE !== 'production') {
+    for (const host of ['localhost', '127.0.0.1', '[::1]']) origins.add(`http://${host}:${config.PORT}`);
+  }
+  for (const url of config.ADDITIONAL_REDIRECT_URLS) origins.add(new URL(url).origin);
+  return [...origins];
 }

@@ -46,7 +46,7 @@ export const updateCurrentUser: AuthEndpoint = async (env, request) => {
   const requestedEmail = body.email ? validEmail(body.email) : null;
   const newEmail = requestedEmail && requestedEmail !== caller.user.email?.toLowerCase() ? requestedEmail : null;
   const codeChallenge = newEmail ? codeChallengeFrom(body.code_challenge, body.code_challenge_method) : null;
-  const redirectTo = allowedRedirect(env.settings.siteUrl, new URL(request.url).searchParams.get('redirect_to'));
+  const redirectTo = allowedRedirect(env.settings, new URL(request.url).searchParams.get('redirect_to'));
   if (password !== undefined || newEmail) {
     await requireReauthentication(env, request, caller, {
       currentPassword: body.current_password,

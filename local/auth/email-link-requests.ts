@@ -62,7 +62,7 @@ function takeEmailLimits(env: AuthEnvironment, address: string, email: string): 
 }
 
 function redirectOf(env: AuthEnvironment, request: Request): string {
-  return allowedRedirect(env.settings.siteUrl, new URL(request.url).searchParams.get('redirect_to'));
+  return allowedRedirect(env.settings, new URL(request.url).searchParams.get('redirect_to'));
 }
 
 async function deliver(env: AuthEnvironment, pending: PendingEmail | null, redirectTo: string): Promise<void> {

@@ -84,7 +84,7 @@ export const authorize: AuthEndpoint = async (env, request) => {
   const google = env.settings.google;
   if (!google) throw badRequest('validation_failed', 'Unsupported provider: provider is not enabled');
   const codeChallenge = codeChallengeFrom(params.get('code_challenge'), params.get('code_challenge_method'));
-  const referrer = allowedRedirect(env.settings.siteUrl, params.get('redirect_to'));
+  const referrer = allowedRedirect(env.settings, params.get('redirect_to'));
   const discovery = await discover(env, google);
   const flowStateId = codeChallenge
     ? await createFlowState(env.db, { userId: null, codeChallenge, providerType: PROVIDER, authenticationMethod: 'oauth' })
@@ -261,7 +261,7 @@ export const callback: AuthEndpoint = async (env, request) => {
   const params =
     request.method === 'POST' ? new URLSearchParams(await request.text()) : new URL(request.url).searchParams;
   const state = await readState(env, params.get('state'));
-  const referrer = allowedRedirect(env.settings.siteUrl, state.referrer);
+  const referrer = allowedRedirect(env.settings, state.referrer);
   const flow: FlowType = state.flowStateId ? 'pkce' : 'implicit';
   let location: string;
   try {

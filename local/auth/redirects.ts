@@ -5,18 +5,19 @@ export type FlowType = 'implicit' | 'pkce';
 
 /**
  * Where to send the browser after an email link or a provider sign-in: the
- * requested address when it is on the site's origin, otherwise the site
- * itself (no open redirect).
+ * requested address when its origin is on the allow-list (the site's, see
+ * AuthSettings.redirectOrigins), otherwise the site itself (no open redirect).
  */
-export function allowedRedirect(siteUrl: string, requested: string | null | undefined): string {
-  if (!requested) return siteUrl;
+export function allowedRedirect(settings: { siteUrl: string; redirectOrigins?: string[] }, requested: string | null | undefined): string {
+  if (!requested) return settings.siteUrl;
   try {
     const target = new URL(requested);
-    if (target.origin === new URL(siteUrl).origin) return target.toString();
+    const allowed = settings.redirectOrigins ?? [new URL(settings.siteUrl).origin];
+    if ((target.protocol === 'http:' || target.protocol === 'https:') && allowed.includes(target.origin)) return target.toString();
   } catch {
     // Not an absolute URL: fall back to the site.
   }
-  return siteUrl;
+  return settings.siteUrl;
 }
 
 // Supabase Auth marks its redirects with an empty `sb` parameter so clients can tell them apart.

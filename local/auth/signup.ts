@@ -96,7 +96,7 @@ export const signUp: AuthEndpoint = async (env, request) => {
   if (!body.password) throw unprocessable('validation_failed', 'Signup requires a valid password');
   assertAcceptablePassword(body.password, env.settings.minPasswordLength);
   const codeChallenge = codeChallengeFrom(body.code_challenge, body.code_challenge_method);
-  const redirectTo = allowedRedirect(env.settings.siteUrl, new URL(request.url).searchParams.get('redirect_to'));
+  const redirectTo = allowedRedirect(env.settings, new URL(request.url).searchParams.get('redirect_to'));
   const metadata = body.data ?? {};
   env.limiter.check('emailsPerAddress', email);
   env.limiter.record('signUps', address);

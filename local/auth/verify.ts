@@ -89,7 +89,7 @@ export const verifyEmailLink: AuthEndpoint = async (env, request) => {
   const token = (params.get('token') ?? '').trim();
   if (!type) throw badRequest('validation_failed', 'Verify requires a verification type');
   if (!token) throw badRequest('validation_failed', 'Verify requires a token or a token hash');
-  const redirectTo = allowedRedirect(env.settings.siteUrl, params.get('redirect_to'));
+  const redirectTo = allowedRedirect(env.settings, params.get('redirect_to'));
   const flow: FlowType = token.startsWith(PKCE_TOKEN_PREFIX) ? 'pkce' : 'implicit';
   let location: string;
   try {

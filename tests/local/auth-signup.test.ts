@@ -123,6 +123,22 @@ describeOnEngines('auth: sign-up and email confirmation', (ctx) => {
     });
   });
 
+  describe('links back to the address the app was opened at', () => {
+    it('returns to the loopback address the request came from (127.0.0.1 or localhost on the stack\'s port), never to another port', async () => {
+      const email = uniqueEmail();
+      const here = 'http://127.0.0.1:3000/auth/confirmed?next=%2Flibrary';
+      await harness.client().auth.signUp({ email, password: 'secret-123', options: { emailRedirectTo: here } });
+      const link = new URL(harness.linkTo(email));
+      expect(link.searchParams.get('redirect_to')).toBe(here);
+      const landing = await harness.follow(link.toString());
+      expect(landing.origin + landing.pathname).toBe('http://127.0.0.1:3000/auth/confirmed');
+
+      const other = uniqueEmail();
+      await harness.client().auth.signUp({ email: other, password: 'secret-123', options: { emailRedirectTo: 'http://127.0.0.1:4000/library' } });
+      expect(new URL(harness.linkTo(other)).searchParams.get('redirect_to')).toBe(SITE_URL);
+    });
+  });
+
   describe('PKCE flow', () => {
     it('lands the confirmation link with ?code=, which the signing-up client exchanges for a session', async () => {
       const email = uniqueEmail();
