@@ -1,6 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -219,10 +220,12 @@ describe('the local stack under oversized and malformed requests', () => {
   let anon: Record<string, string>;
   let service: Record<string, string>;
   let adminToken: string;
+  let dataDir: string | undefined;
 
   beforeAll(async () => {
     db = await openTestDatabase('pglite');
-    stack = await startLocalStack({ db, port: 0, env: { DATA_DIR: `.tmp/request-limits-${process.pid}` } });
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'obyect-limits-'));
+    stack = await startLocalStack({ db, port: 0, env: { DATA_DIR: dataDir } });
     url = stack.url.replace('//localhost:', '//127.0.0.1:');
     anon = { apikey: stack.config.anonKey, authorization: `Bearer ${stack.config.anonKey}` };
     service = { apikey: stack.config.serviceRoleKey, authorization: `Bearer ${stack.config.serviceRoleKey}` };
@@ -240,6 +243,7 @@ describe('the local stack under oversized and malformed requests', () => {
   afterAll(async () => {
     await stack?.close();
     await db?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   const json = (headers: Record<string, string>) => ({ ...headers, 'content-type': 'application/json' });
