@@ -13,7 +13,8 @@ const DAY_MINUTES = 24 * 60;
 /**
  * Beside the stack's six demo ads: Alpha (three ads, 40 days old) and Beta
  * (four ads, new, two of them tagged Evergreen), each with its own category
- * and type; both brands on Top Picks. A free user for the signed-in shell.
+ * and type; both brands on Top Picks. A brand, category and type with long
+ * names and no ads. A free user for the signed-in shell.
  */
 const journey = journeyWithLibrary(async (stack) => {
   const alpha = await insertDemoAds(stack, 3, { brandPrefix: 'Alpha', minutesAgo: 40 * DAY_MINUTES, width: 400 });
@@ -29,6 +30,10 @@ const journey = journeyWithLibrary(async (stack) => {
       where b.name in ($1, $2) and t.system_key = 'top_picks'`,
     [alpha.brandName, beta.brandName],
   );
+  // Catalogue names as long as the demo library's: a native select is as wide as its longest option.
+  await stack.db.query("insert into public.brands (name) values ('Northern Botanicals Apothecary')");
+  await stack.db.query("insert into public.categories (name) values ('Health, Wellness & Supplements')");
+  await stack.db.query("insert into public.types (name) values ('Founder-led testimonial video')");
   await provisionAccount(stack, 'free', FREE.email, FREE.password);
   return { alpha, beta, betaType: await typeOf(beta.adIds[0]!), tag };
 });
