@@ -83,6 +83,9 @@ async function applyEmailLink(q: Queryable, type: EmailLinkType, token: EmailTok
  * session in the fragment (implicit flow) or with ?code= (PKCE); a used or
  * expired link lands there with error, error_code and error_description.
  */
+/** What a link's token or an emailed code can look like: a few hundred printable characters at most. */
+const isTokenShaped = (value: string) => /^[\x21-\x7e]{1,512}$/.test(value);
+
 export const verifyEmailLink: AuthEndpoint = async (env, request) => {
   const params = new URL(request.url).searchParams;
   const type = params.get('type') ?? '';
@@ -96,7 +99,8 @@ export const verifyEmailLink: AuthEndpoint = async (env, request) => {
     env.limiter.take('verifications', clientAddress(request));
     if (!isEmailLinkType(type)) throw badRequest('validation_failed', 'Unsupported verification type');
     location = await env.db.transaction(async (tx) => {
-      const row = await findEmailToken(tx, [type], [token], env.settings.emailLinkExpirySeconds);
+      // Tokens are short and printable; anything else (a NUL byte, a megabyte) is no token of ours and never reaches SQL.
+      const row = isTokenShaped(token) ? await findEmailToken(tx, [type], [token], env.settings.emailLinkExpirySeconds) : null;
       if (!row || row.expired) throw forbidden('otp_expired', LINK_EXPIRED);
       const user = await applyEmailLink(tx, type, row, LINK_EXPIRED);
       if (flow === 'pkce') return codeRedirect(redirectTo, await issueAuthCodeForUser(tx, user.id, FLOW_METHOD[type]));
@@ -134,6 +138,7 @@ export const verifyOtp: AuthEndpoint = async (env, request) => {
   if (types.length === 0) throw badRequest('validation_failed', 'Unsupported verification type');
   let hashes: string[];
   let expiredMessage: string;
+  if ([body.token, body.token_hash].some((value) => value && !isTokenShaped(value.trim()))) throw forbidden('otp_expired', LINK_EXPIRED);
   if (body.token_hash && !body.token) {
     const hash = body.token_hash.trim();
     hashes = [hash, `${PKCE_TOKEN_PREFIX}${hash}`];

@@ -139,6 +139,15 @@ describeOnEngines('auth: sign-up and email confirmation', (ctx) => {
     });
   });
 
+  describe('a link whose token is no token of ours', () => {
+    it('lands a NUL byte or an oversized token on the site as an expired link, never a 500', async () => {
+      for (const token of ['%00', 'a'.repeat(600), 'pkce_%0A']) {
+        const landing = await harness.follow(`${SITE_URL}/auth/v1/verify?type=signup&token=${token}&redirect_to=${encodeURIComponent(SITE_URL)}`);
+        expect(fragmentOf(landing).get('error_code')).toBe('otp_expired');
+      }
+    });
+  });
+
   describe('PKCE flow', () => {
     it('lands the confirmation link with ?code=, which the signing-up client exchanges for a session', async () => {
       const email = uniqueEmail();
