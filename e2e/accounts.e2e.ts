@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { provisionUser } from '../local/auth/provision-user.ts';
 import type { LocalStack } from '../local/stack.ts';
+import { launchChromium } from './support/chromium.ts';
 import { expectConsoleErrors, journey } from './support/journey.ts';
 
 const freshEmail = (label: string) => `${label}-${randomBytes(4).toString('hex')}@example.test`;
@@ -219,3 +220,48 @@ journey('redirects to other sites or to scripts are never followed, and five wro
   await alert.filter({ hasText: /^Too many failed sign-in attempts\. Please wait a few minutes and try again\.$/ }).waitFor();
   expect(new URL(page.url()).pathname).toBe('/auth/signin');
 });
+
+async function signUpThroughForm(page: Page, email: string, password: string) {
+  await page.getByLabel('First name').fill('Grace');
+  await page.getByLabel('Last name').fill('Hopper');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+  await page.getByText('Confirm your email to finish signup.').waitFor();
+}
+
+journey('opened at 127.0.0.1, the confirmation link comes back to 127.0.0.1 and signs in; opened in another browser it confirms and asks to sign in, in our words', async ({ page, stack }) => {
+  const loopback = stack.url.replace('//localhost:', '//127.0.0.1:');
+  const email = freshEmail('origin');
+  await page.goto(`${loopback}/auth/signup?next=%2Ftop-picks`);
+  await signUpThroughForm(page, email, 'compiler-first');
+  const link = await linkFromMailbox(stack, email, /confirm/i);
+  expect(new URL(link).searchParams.get('redirect_to')).toBe(`${loopback}/auth/confirmed?next=%2Ftop-picks`);
+  await page.goto(link);
+  await page.waitForURL((url) => url.origin === loopback && url.pathname === '/top-picks');
+  // Signed in there: the signed-in shell's sidebar, with the account's name.
+  await page.getByTestId('profile-card').waitFor();
+  expect(await page.getByTestId('profile-card').textContent()).toContain('Grace Hopper');
+
+  // Another sign-up, its link opened in a fresh browser, which holds no PKCE verifier: confirmed all the same.
+  const other = freshEmail('elsewhere');
+  await page.goto('/auth/signup');
+  await signUpThroughForm(page, other, 'nanoseconds');
+  const elsewhere = await launchChromium({ baseURL: stack.url });
+  try {
+    const fresh = elsewhere.context.pages()[0] ?? (await elsewhere.context.newPage());
+    await fresh.goto(await linkFromMailbox(stack, other, /confirm/i));
+    await fresh.waitForURL((url) => url.pathname === '/auth/confirmed');
+    expect(await fresh.getByTestId('email-confirmed').textContent()).toBe('Email confirmed, sign in to continue.');
+    expect(await fresh.locator('body').textContent()).not.toMatch(/PKCE|verifier|AuthApiError|no longer works/i);
+    const confirmed = await stack.db.query<{ confirmed: boolean }>('select email_confirmed_at is not null as confirmed from auth.users where email = $1', [other]);
+    expect(confirmed.rows[0]!.confirmed).toBe(true);
+    await fresh.getByRole('link', { name: 'Sign in' }).click();
+    await fresh.waitForURL((url) => url.pathname === '/auth/signin');
+    await signInThroughForm(fresh, other, 'nanoseconds');
+    await fresh.waitForURL((url) => url.pathname === '/library');
+  } finally {
+    await elsewhere.close();
+  }
+}, 240_000);

@@ -18,6 +18,7 @@ const ForgotPasswordPage = lazy(() => import('./routes/auth-forgot-password.tsx'
 const ResetPasswordPage = lazy(() => import('./routes/auth-reset-password.tsx').then((module) => ({ default: module.ResetPasswordPage })));
 const SignInPage = lazy(() => import('./routes/auth-signin.tsx').then((module) => ({ default: module.SignInPage })));
 const SignUpPage = lazy(() => import('./routes/auth-signup.tsx').then((module) => ({ default: module.SignUpPage })));
+const EmailConfirmedPage = lazy(() => import('./routes/auth-confirmed.tsx').then((module) => ({ default: module.EmailConfirmedPage })));
 const NotFoundPage = lazy(() => import('./routes/not-found.tsx').then((module) => ({ default: module.NotFoundPage })));
 const ProfilePage = lazy(() => import('./routes/profile.tsx').then((module) => ({ default: module.ProfilePage })));
 const BlackFridayPage = lazy(() => import('./routes/black-friday.tsx').then((module) => ({ default: module.BlackFridayPage })));
@@ -34,6 +35,7 @@ export const pageRoutes: RouteObject[] = [
   { path: '/auth', element: <AdminLoginPage /> },
   { path: '/auth/signin', element: <SignInPage /> },
   { path: '/auth/signup', element: <SignUpPage /> },
+  { path: '/auth/confirmed', element: <EmailConfirmedPage /> },
   { path: '/auth/forgot-password', element: <ForgotPasswordPage /> },
   { path: '/auth/reset-password', element: <ResetPasswordPage /> },
   { path: '/profile', element: <ProfilePage /> },

@@ -435,6 +435,16 @@ export const TEXTS = {
       sentBody: (email: string) => `If an account exists for ${email}, a link to reset your password is on its way.`,
       backToSignIn: 'Back to Sign In',
     },
+    emailConfirmed: {
+      documentTitle: 'Email confirmed – Obyect',
+      checking: 'Confirming your email…',
+      title: 'Email confirmed',
+      signInToContinue: 'Email confirmed, sign in to continue.',
+      signIn: 'Sign in',
+      toast: 'Email confirmed',
+      failedTitle: 'This link no longer works',
+      failedBody: 'The confirmation link has expired or was already used. Sign in, or sign up again for a new link.',
+    },
     resetPassword: {
       documentTitle: 'Choose a new password – Obyect',
       title: 'Choose a new password',

@@ -68,10 +68,11 @@ describe('the reset-password screen', () => {
     expect(auth.exchangeCodeForSession).toHaveBeenCalledWith('recovery-code');
   });
 
-  it('says a used or expired link no longer works, with the reason from the URL', async () => {
+  it("says a used or expired link no longer works, in our words, never the server's description", async () => {
     renderApp('/auth/reset-password?error=access_denied&error_code=otp_expired#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired');
     expect(await screen.findByText('This reset link no longer works')).toBeTruthy();
-    expect(screen.getByText('Email link is invalid or has expired')).toBeTruthy();
+    expect(screen.getByText('This link no longer works. Request a new one.')).toBeTruthy();
+    expect(screen.queryByText('Email link is invalid or has expired')).toBeNull();
     expect(screen.getByRole('link', { name: 'Request a new link' }).getAttribute('href')).toBe('/auth/forgot-password');
     expect(auth.exchangeCodeForSession).not.toHaveBeenCalled();
   });
@@ -114,5 +115,28 @@ describe('the reset-password screen', () => {
     await screen.findByText('Ad Library');
     act(() => fakeSupabase.emitAuth('PASSWORD_RECOVERY', sessionFor('user-1')));
     await waitFor(() => expect(app.currentUrl()).toBe('/auth/reset-password'));
+  });
+});
+
+describe('the email confirmation landing', () => {
+  setUpAppTests();
+
+  it('says the email is confirmed and offers sign-in when this browser cannot finish the link (no PKCE verifier here)', async () => {
+    renderApp('/auth/confirmed?next=%2Ftop-picks&code=from-another-browser');
+    expect((await screen.findByTestId('email-confirmed')).textContent).toBe('Email confirmed, sign in to continue.');
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/auth/signin?next=%2Ftop-picks');
+    expect(screen.queryByText(/PKCE|verifier/i)).toBeNull();
+  });
+
+  it('goes on to next, signed in, in the browser that signed up', async () => {
+    fakeSupabase.session = sessionFor('user-1');
+    const app = renderApp('/auth/confirmed?next=%2Ftop-picks');
+    await waitFor(() => expect(app.currentUrl()).toBe('/top-picks'));
+  });
+
+  it('says an expired or used confirmation link no longer works, in our words', async () => {
+    renderApp('/auth/confirmed?error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired');
+    expect(await screen.findByText('This link no longer works')).toBeTruthy();
+    expect(screen.queryByText('Email link is invalid or has expired')).toBeNull();
   });
 });

@@ -54,7 +54,7 @@ describe('the sign-up screen', () => {
     expect(auth.signUp).toHaveBeenCalledWith({
       email: 'ada@example.test',
       password: 'analytical',
-      options: { data: { first_name: 'Ada', last_name: 'Lovelace', full_name: 'Ada Lovelace' }, emailRedirectTo: `${window.location.origin}/profile` },
+      options: { data: { first_name: 'Ada', last_name: 'Lovelace', full_name: 'Ada Lovelace' }, emailRedirectTo: `${window.location.origin}/auth/confirmed?next=%2Fprofile` },
     });
   });
 
@@ -125,6 +125,6 @@ describe('the older admin screen at /auth', () => {
     await fill('Password', 'secret-1');
     fireEvent.click(screen.getByRole('button', { name: 'Create Account' }));
     await waitFor(() => expect(app.currentUrl()).toBe('/auth/signin'));
-    expect(auth.signUp).toHaveBeenCalledWith(expect.objectContaining({ options: expect.objectContaining({ emailRedirectTo: `${window.location.origin}/admin` }) }));
+    expect(auth.signUp).toHaveBeenCalledWith(expect.objectContaining({ options: expect.objectContaining({ emailRedirectTo: `${window.location.origin}/auth/confirmed?next=%2Fadmin` }) }));
   });
 });

@@ -1,4 +1,6 @@
 import { supabase } from '../../../lib/supabase-client.ts';
+import { TEXTS } from '../../../lib/spec-texts.ts';
+import { authErrorText } from './auth-error-text.ts';
 
 /**
  * Makes sure a recovery session exists: the client may already have exchanged
@@ -9,6 +11,6 @@ export async function ensureRecoverySession(code: string | null): Promise<{ ok: 
   if (data.session) return { ok: true, error: null };
   if (!code) return { ok: false, error: null };
   const exchanged = await supabase.auth.exchangeCodeForSession(code);
-  if (exchanged.error || !exchanged.data.session) return { ok: false, error: exchanged.error?.message ?? 'The reset link is invalid.' };
+  if (exchanged.error || !exchanged.data.session) return { ok: false, error: authErrorText(exchanged.error, { unexpected_failure: TEXTS.account.errors.linkExpired }) ?? TEXTS.account.errors.linkExpired };
   return { ok: true, error: null };
 }

@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { signInWithPassword } from '../api/sign-in-with-password.ts';
 import { signUp } from '../api/sign-up.ts';
+import { confirmationLinkTarget } from '../hooks/use-redirect-target.ts';
 import { FormError, FormField } from './form-field.tsx';
 
 /** The older admin screen: sign in or create an account with just email and password. */
@@ -33,7 +34,7 @@ export function AdminLoginForm() {
   const createAccount = async () => {
     setServerError(null);
     setPending(true);
-    const { error } = await signUp({ email, password, emailRedirectTo: `${window.location.origin}/admin` });
+    const { error } = await signUp({ email, password, emailRedirectTo: confirmationLinkTarget('/admin') });
     setPending(false);
     if (error) {
       setServerError(error);

@@ -10,6 +10,7 @@ import { ensureRecoverySession } from '../api/exchange-recovery-code.ts';
 import { finishPasswordRecovery } from '../api/update-account.ts';
 import { AuthCardLayout } from './auth-card-layout.tsx';
 import { FormError, FormField } from './form-field.tsx';
+import { authErrorText } from '../api/auth-error-text.ts';
 
 type ResetPasswordForm = { password: string; confirmPassword: string };
 
@@ -17,7 +18,8 @@ type ResetPasswordForm = { password: string; confirmPassword: string };
 export function linkErrorOf({ search, hash }: { search: string; hash: string }): string | null {
   for (const params of [new URLSearchParams(hash.replace(/^#/, '')), new URLSearchParams(search)]) {
     if (params.has('error') || params.has('error_code') || params.has('error_description')) {
-      return params.get('error_description') ?? params.get('error_code') ?? params.get('error');
+      // Our sentence for the link's error code, never the server's description.
+      return authErrorText({ code: params.get('error_code') ?? 'otp_expired' }) ?? TEXTS.account.errors.linkExpired;
     }
   }
   return null;

@@ -6,7 +6,7 @@ import { CheckIcon } from '../../../components/ui/icons.tsx';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { fieldErrorsOf, signUpFormSchema, type FieldErrors } from '../api/auth-form-schemas.ts';
 import { signUp } from '../api/sign-up.ts';
-import { useRedirectTarget } from '../hooks/use-redirect-target.ts';
+import { confirmationLinkTarget, useRedirectTarget } from '../hooks/use-redirect-target.ts';
 import { FormError, FormField, OrDivider } from './form-field.tsx';
 import { GoogleButton } from './google-button.tsx';
 
@@ -33,7 +33,7 @@ export function SignUpForm() {
     setErrors({});
     setServerError(null);
     setPending(true);
-    const { error } = await signUp({ ...parsed.data, emailRedirectTo: `${window.location.origin}${target}` });
+    const { error } = await signUp({ ...parsed.data, emailRedirectTo: confirmationLinkTarget(target) });
     setPending(false);
     if (error) {
       setServerError(error);

@@ -32,3 +32,8 @@ export function redirectTargetFrom(search: string, fallback: string = DEFAULT_RE
 export function useRedirectTarget(fallback: string = DEFAULT_REDIRECT_TARGET): string {
   return redirectTargetFrom(useLocation().search, fallback);
 }
+
+/** Where a confirmation email's link lands (this origin's /auth/confirmed), going on to `next` once confirmed. */
+export function confirmationLinkTarget(next: string): string {
+  return `${window.location.origin}/auth/confirmed?next=${encodeURIComponent(safeRedirectTarget(next))}`;
+}
