@@ -81,8 +81,8 @@ async function startTarget(env: Record<string, string>): Promise<Target> {
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       reap();
-      reject(new Error(`The stack did not start within 180 s:\n${output}`));
-    }, 180_000);
+      reject(new Error(`The stack did not start within 300 s:\n${output}`));
+    }, 300_000);
     child.stdout!.on('data', () => {
       const line = output.split('\n').find((candidate) => candidate.startsWith(READY_PREFIX));
       if (!line) return;
