@@ -105,9 +105,10 @@ async function openCardOnScreen(page: Page): Promise<string> {
   const target = await page.evaluate((cards) => {
     for (const card of document.querySelectorAll<HTMLElement>(`${cards}[data-locked="false"]`)) {
       const box = card.querySelector('a')!.getBoundingClientRect();
-      const top = Math.max(box.top, 160);
-      const bottom = Math.min(box.bottom, window.innerHeight - 20);
-      if (bottom - top > 80) return { id: card.dataset.adId!, x: box.left + box.width / 2, y: (top + bottom) / 2 };
+      // Below the sticky header and toolbar, above the floating button.
+      const top = Math.max(box.top, 280);
+      const bottom = Math.min(box.bottom, window.innerHeight - 90);
+      if (bottom - top > 120) return { id: card.dataset.adId!, x: box.left + box.width / 2, y: (top + bottom) / 2 };
     }
     return null;
   }, CARDS);
@@ -138,7 +139,7 @@ for (const list of LISTS) {
     journey(`a subscriber deep in ${list.name} at ${width} px comes back to the same ads at the same place, after Back and after closing an ad`, async ({ page, stack, library }) => {
       await page.setViewportSize({ width, height: 900 });
       await signIn(page, stack, SUBSCRIBER);
-      await page.goto(list.path(library), { waitUntil: 'domcontentloaded' });
+      await page.goto(list.path(library), { waitUntil: 'domcontentloaded', timeout: 45_000 });
       await expect.poll(() => itemCount(page), { timeout: 15_000 }).toBeGreaterThan(0);
       await scrollDownTo(page, list.depth[width]);
       const before = await settledPlace(page);
@@ -152,7 +153,7 @@ for (const list of LISTS) {
 
       // An ad opened from there and closed with Escape.
       const opened = await openCardOnScreen(page);
-      await page.waitForURL((url) => url.pathname === `/ads/${opened}`);
+      await page.waitForURL((url) => url.pathname === `/ads/${opened}`, { waitUntil: 'commit' });
       await page.getByTestId('ad-detail').waitFor({ state: 'visible' });
       await page.keyboard.press('Escape');
       await page.getByTestId('ad-detail').waitFor({ state: 'detached' });

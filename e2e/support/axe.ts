@@ -58,7 +58,10 @@ export interface AxeReport {
 
 /** Runs axe-core on the page as it is and counts the failed rules by impact. */
 export async function axeReport(page: Page): Promise<AxeReport> {
-  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+  // Entrances settle; a spinner's endless turn never does and changes no colour worth waiting for.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
+  );
   await injectAxe(page);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;

@@ -37,7 +37,7 @@ export function SkipLink() {
       href={`#${MAIN_CONTENT_ID}`}
       onClick={skip}
       data-testid="skip-link"
-      className="fixed top-3 left-3 z-[100] -translate-y-[200%] rounded-lg bg-neutral-950 px-4 py-2.5 text-sm font-semibold text-white shadow-lg transition-transform focus:translate-y-0 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-amber-400"
+      className="fixed top-3 left-3 z-[100] -translate-y-[200%] rounded-lg bg-neutral-950 px-4 py-2.5 text-sm font-semibold text-white shadow-lg focus:translate-y-0 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-amber-400"
     >
       {TEXTS.shell.skipToContent}
     </a>

@@ -25,12 +25,12 @@ export function focusAdCard(adId: string): boolean {
   return false;
 }
 
-/** Focuses a card's main control, scrolling only when the card is not wholly on screen. */
+/** Focuses a card's main control; the page scrolls only when no part of the card is on screen, so a list keeps its place. */
 export function focusCardIn(slot: Element): boolean {
   const target = slot.querySelector<HTMLElement>(`[${CARD_PRIMARY_ATTRIBUTE}]`) ?? slot.querySelector<HTMLElement>('a[href], button:not([disabled])');
   if (!target) return false;
   const box = slot.getBoundingClientRect();
-  if (box.top < 0 || box.bottom > window.innerHeight) slot.scrollIntoView({ block: 'center' });
+  if (box.bottom <= 0 || box.top >= window.innerHeight) slot.scrollIntoView({ block: 'center' });
   target.focus({ preventScroll: true });
   return true;
 }

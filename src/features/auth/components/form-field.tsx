@@ -54,7 +54,7 @@ export function FormError({ message }: { message: string | null }) {
 /** A thin rule with a word in the middle, between the password form and Google. */
 export function OrDivider({ label }: { label: string }) {
   return (
-    <div className="my-5 flex items-center gap-3 text-xs font-medium tracking-wide text-neutral-400 uppercase">
+    <div className="my-5 flex items-center gap-3 text-xs font-medium tracking-wide text-neutral-500 uppercase">
       <span className="h-px flex-1 bg-neutral-200" />
       {label}
       <span className="h-px flex-1 bg-neutral-200" />
