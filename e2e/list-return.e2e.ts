@@ -75,6 +75,7 @@ async function scrollDownTo(page: Page, target: number): Promise<void> {
 /** Leaves the list through the app's own navigation: the sidebar at desktop width, the menu drawer on a phone. */
 async function leaveThroughNavigation(page: Page, width: number, linkName: string): Promise<void> {
   const from = new URL(page.url()).pathname;
+  const heading = await page.getByRole('heading', { level: 1 }).first().textContent();
   if (width < 768) {
     await page.getByRole('button', { name: 'Open menu' }).click();
     await page.getByTestId('mobile-drawer').getByRole('link', { name: linkName, exact: true }).click();
@@ -82,8 +83,10 @@ async function leaveThroughNavigation(page: Page, width: number, linkName: strin
     await page.getByTestId('app-sidebar').getByRole('link', { name: linkName, exact: true }).click();
   }
   await page.waitForURL((url) => url.pathname !== from);
-  // The other page is really there before the viewer comes back.
+  // The other page is really there (a page loaded on first visit shows after its chunk) before the viewer comes back.
+  await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent(), { timeout: 15_000 }).not.toBe(heading);
   await page.locator('[data-item-count]').first().waitFor({ state: 'attached' });
+  await page.getByTestId('mobile-drawer').waitFor({ state: 'detached' });
 }
 
 /** The viewer is back where they were: the same scroll position (within a few px) and the same cards on screen. */
