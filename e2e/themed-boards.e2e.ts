@@ -178,9 +178,14 @@ journey('brand and category in the URL filter a board, the controls show them, a
     await page.setViewportSize({ width, height: 900 });
     await page.goto(`/top-picks?brand=${encodeURIComponent(library.topB.brandName)}`);
     expect(await brandsOf(page, 8)).toEqual(new Set([library.topB.brandName]));
-    const brand = page.locator('select[aria-label="Brand"]');
-    expect(await brand.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent)).toBe(library.topB.brandName);
+    // Every width shows the filter as a removable chip; from 768 px the brand control shows it too (below, it is in the Filters sheet).
+    await page.getByRole('button', { name: `Remove Brand: ${library.topB.brandName}` }).waitFor();
+    if (width >= 768) {
+      const brand = page.locator('select[aria-label="Brand"]');
+      expect(await brand.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent)).toBe(library.topB.brandName);
+    }
   }
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`/top-picks?category=${encodeURIComponent(library.topA.categoryName)}`);
   expect(await brandsOf(page, 12)).toEqual(new Set([library.topA.brandName]));
 

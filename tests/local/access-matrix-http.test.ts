@@ -275,18 +275,15 @@ const matrix: Probe[] = [
   rest("v_user_collection_ads [other user's board]", 'select', 'GET v_user_collection_ads?select=*&collection_id=eq.{otherBoard}',
                                                                                                                               [D,   N,   N,     N,    N,     N,     N,      N,    O]),
 
-  rest('ad_unlocks', 'select', 'GET ad_unlocks?select=*',                                                                     [D,   O,   N,     N,    N,     N,     N,      N,    O]),
-  rest('ad_unlocks', 'insert', 'POST ad_unlocks {"user_id":"{me}","ad_id":"{oldAd}"}',                                        [D,   D,   D,     D,    D,     D,     D,      D,    D]),
-  rest('ad_unlocks', 'update', 'PATCH ad_unlocks?user_id=eq.{other} {"unlocked_at":"2000-01-01T00:00:00Z"}',                  [D,   D,   D,     D,    D,     D,     D,      D,    D]),
-  rest('ad_unlocks', 'delete', 'DELETE ad_unlocks?user_id=eq.{other}',                                                        [D,   D,   D,     D,    D,     D,     D,      D,    D]),
-  rest("ad_unlocks [other user's id]", 'select', 'GET ad_unlocks?select=*&user_id=eq.{other}',                                [D,   N,   N,     N,    N,     N,     N,      N,    O]),
 
   rpc('is_admin', '{}',                                                                                                       [F,   F,   F,     F,    F,     F,     F,      T,    F], 'boolean'),
   rpc('has_valid_access', '{}',                                                                                               [F,   F,   F,     T,    T,     T,     F,      T,    T], 'boolean'),
   rpc('list_ads [library]', '{}',                                                                                             [TS,  TS,  TS,    CL,   CL,    CL,    TS,     CL,   CL], 'listing'),
-  rpc('list_ads [black-friday]', '{"p_board":"black-friday"}',                                                                [D,   TS,  CL,    CL,   CL,    CL,    TS,     CL,   CL], 'listing'),
-  rpc('list_ads [top-picks]', '{"p_board":"top-picks"}',                                                                      [TS,  TS,  TS,    CL,   CL,    CL,    TS,     CL,   CL], 'listing'),
+  rpc('list_ads [black-friday]', '{"p_board":"black-friday"}',                                                                [D,   CL,  CL,    CL,   CL,    CL,    CL,     CL,   CL], 'listing'),
+  rpc('list_ads [top-picks]', '{"p_board":"top-picks"}',                                                                      [LK,  LK,  LK,    CL,   CL,    CL,    LK,     CL,   CL], 'listing'),
   rpc('get_ad [a locked ad]', '{"p_id":"{oldAd}"}',                                                                           [LK,  LK,  LK,    CL,   CL,    CL,    LK,     CL,   CL], 'ad'),
+  rpc('get_ad_original_download', '{"p_id":"{ad}"}',                                                                         [D,   D,   D,     OK,   OK,    OK,    D,      OK,   OK]),
+  rpc('admin_ad_images', '{"p_ids":["{ad}"]}',                                                                                [D,   D,   D,     D,    D,     D,     D,      OK,   D]),
   rpc('get_ad_neighbours', '{"p_id":"{oldAd}"}',                                                                              [D,   D,   D,     OK,   OK,    OK,    D,      OK,   OK]),
   rpc('list_collection_ads [own board]', '{"p_collection_id":"{myBoard}"}',                                                   [D,   O,   O,     O,    O,     O,     O,      O,    O], 'board listing'),
   rpc("list_collection_ads [other user's board]", '{"p_collection_id":"{otherBoard}"}',                                       [D,   NF,  NF,    NF,   NF,    NF,    NF,     NF,   O], 'board listing'),
@@ -308,12 +305,13 @@ const matrix: Probe[] = [
   rpc('record_subscription_holders', '{"p_user_id":"{me}","p_stripe_customer_id":"cus_forged","p_card_fingerprint":"fp_forged","p_stripe_subscription_id":"sub_forged"}',
                                                                                                                               [D,   D,   D,     D,    D,     D,     D,      D,    D], 'ok', ['select * from public.subscription_holders']),
 
-  ...bucketProbes('ad-images', true, false),
-  ...bucketProbes('ad-originals', false, true),
+  // Display variants and originals are private: viewers get links the database signs (list_ads, get_ad_original_download).
+  ...bucketProbes('ad-images', false, false),
+  ...bucketProbes('ad-originals', false, false),
   ...bucketProbes('brand-logos', true, false),
   ...bucketProbes('banners', true, false),
-  storage('ad-originals → ad-images', 'copy an original into the public bucket', 'POST object/copy {"bucketId":"ad-originals","sourceKey":"matrix/readable.jpg","destinationBucket":"ad-images","destinationKey":"matrix/copied-{persona}.jpg"}',
-                                                                                                                              [NF,  NF,  NF,    D,    D,     D,     NF,     C,    D]),
+  storage('ad-originals → ad-images', 'copy an original into the display bucket', 'POST object/copy {"bucketId":"ad-originals","sourceKey":"matrix/readable.jpg","destinationBucket":"ad-images","destinationKey":"matrix/copied-{persona}.jpg"}',
+                                                                                                                              [NF,  NF,  NF,    NF,   NF,    NF,    NF,     C,    NF]),
   storage('ad-images', "move (rename another's file)", 'POST object/move {"bucketId":"ad-images","sourceKey":"matrix/mover.webp","destinationKey":"matrix/moved-{persona}.webp"}',
                                                                                                                               [NF,  NF,  NF,    NF,   NF,    NF,    NF,     OK,   NF]),
   storage('(every bucket)', 'list buckets', 'GET bucket',                                                                     [N,   N,   N,     N,    N,     N,     N,      N,    N]),
@@ -337,7 +335,6 @@ const owners: Record<string, { column: string; via: 'user' | 'board' }> = {
   subscriptions: { column: 'user_id', via: 'user' },
   subscription_holders: { column: 'user_id', via: 'user' },
   profiles: { column: 'user_id', via: 'user' },
-  ad_unlocks: { column: 'user_id', via: 'user' },
   user_collections: { column: 'user_id', via: 'user' },
   user_collection_items: { column: 'collection_id', via: 'board' },
   v_user_collection_ads: { column: 'collection_id', via: 'board' },
@@ -398,7 +395,7 @@ async function buildFixture(stack: LocalStack, db: Queryable): Promise<Fixture> 
   const main = await ad(undefined, [tag.id]);
   ids.ad = main.id;
   ids.originalOfAd = main.original_path;
-  // Two on each themed board, so a teaser shows one clear and one locked.
+  // Two on each themed board; none is in the free sample (the 1st and 11th premium ads published are), so Top Picks is locked to viewers without access.
   const blackFriday = await systemTagId(db, 'black_friday');
   const topPicks = await systemTagId(db, 'top_picks');
   for (const tagId of [blackFriday, blackFriday, topPicks, topPicks]) await ad(undefined, [tagId]);
@@ -435,9 +432,6 @@ async function buildFixture(stack: LocalStack, db: Queryable): Promise<Fixture> 
   ids.otherVictimBoard = await newBoard(db, people.other, 'Victim of other');
   ids.otherRpcVictimBoard = await newBoard(db, people.other, 'Second victim of other');
   await db.query('insert into public.user_collection_items (collection_id, ad_id) values ($1, $2)', [boards.other.board, ids.itemVictimAd]);
-  for (const user of [people.free, people.other]) {
-    await db.query('insert into public.ad_unlocks (user_id, ad_id) values ($1, $2)', [user.id, main.id]);
-  }
   await db.query(`insert into public.billing_customers (user_id, stripe_customer_id) values ($1, 'cus_other')`, [people.other.id]);
   for (const [user, suffix] of [[people.subscriber, 'subscriber'], [people.other, 'other']] as const) {
     await db.query(`select public.record_subscription_holders($1, $2, $3, $4)`, [user.id, `cus_${suffix}`, `fp_${suffix}`, `sub_holder_${suffix}`]);
@@ -542,8 +536,11 @@ describeOnEngines('access matrix over HTTP', (ctx) => {
     return O;
   };
 
-  const judgeAds = (ads: { is_clear: boolean; display_480_path: string | null; display_960_path: string | null }[]): Outcome => {
-    if (ads.some((ad) => !ad.is_clear && (ad.display_480_path !== null || ad.display_960_path !== null))) return 'leak';
+  const judgeAds = (
+    ads: { is_clear: boolean; display_480_url?: string | null; display_960_url?: string | null; display_480_path?: string | null; display_960_path?: string | null }[],
+  ): Outcome => {
+    // A locked ad with a link to (or the path of) a display variant gives the creative away.
+    if (ads.some((ad) => !ad.is_clear && (ad.display_480_url != null || ad.display_960_url != null || ad.display_480_path != null || ad.display_960_path != null))) return 'leak';
     if (ads.length === 0) return N;
     if (ads.every((ad) => ad.is_clear)) return CL;
     return ads.some((ad) => ad.is_clear) ? TS : LK;

@@ -70,6 +70,12 @@ function bandFor(container: HTMLElement): Band {
   return { top: anchor - step, bottom: anchor + viewport + 2 * step, viewportTop: anchor, viewportBottom: anchor + viewport };
 }
 
+/** The grid slot of an ad, found by its data attribute without building a selector from the id. */
+function slotOf(container: Element, id: string): Element | null {
+  for (const slot of container.querySelectorAll('[data-slot-id]')) if ((slot as HTMLElement).dataset.slotId === id) return slot;
+  return null;
+}
+
 /**
  * A masonry grid that keeps only the cards near the viewport in the DOM. Each
  * card's place comes from its image's known size (and, once rendered, its
@@ -242,7 +248,7 @@ export function VirtualMasonry<T extends MasonryItem>({ items, columns, renderIt
     return registerCardFocuser((id) => {
       const container = containerRef.current;
       if (!container || !indexByIdRef.current.has(id)) return false;
-      const slot = container.querySelector(`[data-slot-id="${CSS.escape(id)}"]`);
+      const slot = slotOf(container, id);
       if (slot) return focusCardIn(slot);
       pendingFocus.current = id;
       setFocusedId(id);
@@ -252,7 +258,7 @@ export function VirtualMasonry<T extends MasonryItem>({ items, columns, renderIt
   useEffect(() => {
     const id = pendingFocus.current;
     if (!id || id !== focusedId) return;
-    const slot = containerRef.current?.querySelector(`[data-slot-id="${CSS.escape(id)}"]`);
+    const slot = containerRef.current ? slotOf(containerRef.current, id) : null;
     if (!slot) return;
     pendingFocus.current = null;
     focusCardIn(slot);
