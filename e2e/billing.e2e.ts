@@ -152,7 +152,9 @@ journey('a user whose trial ends without payment is back on Free, with the blur'
 
   await page.goto('/profile');
   const plan = page.getByRole('region', { name: 'Subscription Plan' });
-  await expect.poll(() => plan.getByTestId('current-plan').textContent(), POLL).toBe('Free Trial');
+  // The plan chosen, in its trial.
+  await expect.poll(() => plan.getByTestId('current-plan').textContent(), POLL).toBe('Monthly');
+  expect(await plan.getByTestId('plan-trial-badge').textContent()).toBe('Free Trial');
 
   expect(await advanceStripeClock(stack, 8 * DAY_SECONDS)).toContain('customer.subscription.trial_will_end');
   await page.reload();

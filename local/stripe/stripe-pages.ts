@@ -56,7 +56,8 @@ ${body}
         'cache-control': 'no-store',
         // Pages show text that came from requests; nothing on them may run. Forms redirect to the app, so form-action stays open.
         'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
-        'referrer-policy': 'no-referrer',
+        // same-origin: the checkout form's POST carries its Origin, which the development doors check (no-referrer would send "null").
+        'referrer-policy': 'same-origin',
       },
     },
   );
