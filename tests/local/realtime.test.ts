@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { startLocalStack, type LocalStack } from '../../local/stack.ts';
 import { openPostgres } from '../../local/db/postgres.ts';
 import { describeOnEngines } from '../support/engines.ts';
-import { newBoard, newUser, type TestUser } from '../support/factories.ts';
+import { newAd, newBoard, newBrand, newCategory, newUser, type TestUser } from '../support/factories.ts';
 import { userToken } from '../support/local-config.ts';
 
 type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
@@ -68,6 +68,30 @@ describeOnEngines('realtime/v1 postgres_changes', (ctx) => {
     expect(mine.changes[2]).toMatchObject({ eventType: 'DELETE', old: { id: boardId } });
     // Give the other subscriber the same time to receive anything it should not.
     await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(theirs.changes).toEqual([]);
+    await mine.client.removeAllChannels();
+    await theirs.client.removeAllChannels();
+  });
+
+  it("tells the owner's other tabs of each save to or removal from a board once per statement, and nobody else", async () => {
+    const { id: brandId } = await newBrand(ctx.db);
+    const { id: categoryId } = await newCategory(ctx.db);
+    const ads = await Promise.all([1, 2, 3].map(() => newAd(ctx.db, { brandId, categoryId })));
+    const boardId = await newBoard(ctx.db, owner, 'Openers');
+    const mine = await watchBoards(stack, owner);
+    const theirs = await watchBoards(stack, other);
+    const updatesOfBoard = () => mine.changes.filter((change) => change.eventType === 'UPDATE' && (change.new as { id?: string }).id === boardId);
+
+    // Three ads saved in one statement: one update of the board, not three.
+    await ctx.db.query('insert into public.user_collection_items (collection_id, ad_id) select $1, unnest($2::uuid[])', [boardId, ads.map((ad) => ad.id)]);
+    expect(await until(() => updatesOfBoard().length > 0)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(updatesOfBoard()).toHaveLength(1);
+
+    await ctx.db.query('delete from public.user_collection_items where collection_id = $1 and ad_id = $2', [boardId, ads[0]!.id]);
+    expect(await until(() => updatesOfBoard().length > 1)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(updatesOfBoard()).toHaveLength(2);
     expect(theirs.changes).toEqual([]);
     await mine.client.removeAllChannels();
     await theirs.client.removeAllChannels();

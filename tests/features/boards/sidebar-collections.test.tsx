@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { BoardsLiveUpdates } from '../../../src/features/boards/components/boards-live-updates.tsx';
 import { SidebarCollections } from '../../../src/features/boards/components/sidebar-collections.tsx';
 import { SessionProvider } from '../../../src/lib/auth-session.tsx';
 import { fakeSupabase, sessionFor, type Result } from '../support/fake-supabase.ts';
@@ -16,7 +17,7 @@ let backend: BoardBackend;
 function renderSidebar(collapsed = false) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter(
-    [{ path: '*', element: <SessionProvider><SidebarCollections collapsed={collapsed} /></SessionProvider> }],
+    [{ path: '*', element: <SessionProvider><SidebarCollections collapsed={collapsed} /><BoardsLiveUpdates /></SessionProvider> }],
     { initialEntries: ['/library'] },
   );
   return render(
