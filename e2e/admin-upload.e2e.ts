@@ -10,7 +10,7 @@ const ADMIN = DEMO_ACCOUNTS.find((account) => account.role === 'admin')!;
 const POLL = { timeout: 30_000, interval: 250 };
 const ITEMS = '[data-testid="upload-item"]';
 
-/** Five real images of different colours at the ads' 4:5 aspect, one file that only claims to be a JPEG, and a text file. */
+/** Five real images of different colours at the ads' 4:5 aspect, one file that only claims to be a JPEG, a text file and an SVG. */
 async function files() {
   const colours = ['#e63946', '#2a9d8f', '#264653', '#f4a261', '#6d597a'];
   const images = await Promise.all(
@@ -22,7 +22,8 @@ async function files() {
   );
   const broken = { name: 'broken.jpg', mimeType: 'image/jpeg', buffer: randomBytes(4096) };
   const notes = { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') };
-  return [...images.slice(0, 3), broken, ...images.slice(3), notes];
+  const logo = { name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') };
+  return [...images.slice(0, 3), broken, logo, ...images.slice(3), notes];
 }
 
 const journey = journeyWithLibrary(async (stack) => {
@@ -55,10 +56,14 @@ journey('the demo admin uploads six images with brand, category and tags: the br
   await expect.poll(() => upload.getByRole('combobox', { name: 'Brand', exact: true }).inputValue(), POLL).not.toBe('');
   await expect.poll(() => upload.getByRole('combobox', { name: 'Category', exact: true }).inputValue(), POLL).not.toBe('');
 
-  // Seven files chosen: the text file is dropped without a word; names are sanitised.
+  // Eight files chosen: the text file and the SVG stay out of the queue, each named with why; names are sanitised.
   await upload.locator('input[type="file"]').setInputFiles(await files());
   await expect.poll(() => upload.locator(ITEMS).count(), POLL).toBe(6);
-  expect(await upload.getByText('notes.txt').count()).toBe(0);
+  expect(await upload.locator(ITEMS).filter({ hasText: /notes|logo/ }).count()).toBe(0);
+  const refused = upload.getByTestId('upload-refused');
+  expect(await refused.getByText('2 files were not added').count()).toBe(1);
+  expect(await refused.getByRole('listitem').allTextContents()).toEqual(['logo.svg: SVG images cannot become ads', 'notes.txt: not an image']);
+  expect(await refused.textContent()).toContain('Ads are made from JPEG, PNG, WebP, GIF or AVIF images of up to 20 MB each.');
   await upload.getByText('Spring_sale__1.jpg', { exact: true }).waitFor();
   expect(await upload.locator(`${ITEMS}[data-status="pending"]`).count()).toBe(6);
   const brandSelects = upload.getByRole('combobox', { name: /^Brand for / });

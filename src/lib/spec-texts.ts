@@ -1,4 +1,4 @@
-import { BOARD_ADS_MAX, BOARD_DEPTH_MAX, BOARD_NAME_MAX_LENGTH, BOARDS_MAX, FAVORITES_MAX } from './constants.ts';
+import { BOARD_ADS_MAX, BOARD_DEPTH_MAX, BOARD_NAME_MAX_LENGTH, BOARDS_MAX, FAVORITES_MAX, UPLOAD_MAX_BYTES } from './constants.ts';
 
 const thousands = (n: number) => n.toLocaleString('en-US');
 
@@ -644,6 +644,18 @@ export const TEXTS = {
     uploading: 'Uploading…',
     clearFinished: 'Clear finished',
     status: { pending: 'pending', uploading: 'uploading', done: 'done', error: 'error' },
+    // Files that never join the queue: each named, with its reason, until the next files come or the notice is closed.
+    refused: {
+      title: (count: number) => (count === 1 ? '1 file was not added' : `${count} files were not added`),
+      reasons: {
+        'not-an-image': 'not an image',
+        'unsupported-format': (format: string) => `${format} images cannot become ads`,
+        'too-large': `larger than ${UPLOAD_MAX_BYTES / (1024 * 1024)} MB`,
+        empty: 'the file is empty',
+      },
+      help: `Ads are made from JPEG, PNG, WebP, GIF or AVIF images of up to ${UPLOAD_MAX_BYTES / (1024 * 1024)} MB each.`,
+      dismiss: 'Dismiss',
+    },
     errors: {
       imageUploadFailed: 'Image upload failed',
       insertFailed: 'Ad record insert failed',

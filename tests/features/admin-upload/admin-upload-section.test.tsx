@@ -39,7 +39,7 @@ afterEach(() => {
 });
 
 describe('AdminUploadSection', () => {
-  it('takes dropped or chosen images only, silently, with sanitised names, size in KB and status pending', async () => {
+  it('takes dropped or chosen images with sanitised names, size in KB and status pending, and names each file it refused with why', async () => {
     renderSection();
     expect(screen.getByText('up to 100 images')).toBeTruthy();
     expect(screen.getByText('Drag and drop images here, or click to choose')).toBeTruthy();
@@ -49,9 +49,17 @@ describe('AdminUploadSection', () => {
     expect(screen.getByText('Summer_sale__1_.jpg')).toBeTruthy();
     expect(screen.getByText('3 KB')).toBeTruthy();
     expect(screen.getByText('10 KB')).toBeTruthy();
-    expect(screen.queryByText('notes.txt')).toBeNull();
     expect(statuses()).toEqual(['pending', 'pending']);
     expect(screen.getByText('Files (2)')).toBeTruthy();
+    // The last drop's refusals: named, with why, until dismissed; no row for them.
+    const notice = screen.getByTestId('upload-refused');
+    expect(notice.getAttribute('role')).toBe('alert');
+    expect(within(notice).getByText('1 file was not added')).toBeTruthy();
+    expect(within(notice).getByRole('listitem').textContent).toBe('a.pdf: not an image');
+    expect(notice.textContent).toContain('Ads are made from JPEG, PNG, WebP, GIF or AVIF images of up to 20 MB each.');
+    expect(within(screen.getByRole('list', { name: 'Files (2)' })).queryByText('notes.txt')).toBeNull();
+    fireEvent.click(within(notice).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByTestId('upload-refused')).toBeNull();
   });
 
   it('enables Upload all only with a non-empty queue and a brand and category on every item', async () => {

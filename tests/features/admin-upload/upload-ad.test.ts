@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { uploadAd } from '../../../src/features/admin-upload/api/upload-ad.ts';
-import { imageFilesOnly, sanitizeFileName, sizeInKb } from '../../../src/features/admin-upload/lib/file-names.ts';
+import { sanitizeFileName, sizeInKb, sortChosenFiles } from '../../../src/features/admin-upload/lib/file-names.ts';
 import { newAdObjectPaths } from '../../../src/features/admin-upload/lib/object-paths.ts';
 import { isGeneratedImageName } from '../../../local/storage/upload-checks.ts';
 import { FakeUploadServices, imageFile } from './fake-upload-services.ts';
@@ -8,9 +8,33 @@ import { FakeUploadServices, imageFile } from './fake-upload-services.ts';
 const upload = (file: File) => ({ file, brandId: 'b1', categoryId: 'c1', tagIds: ['t1', 't2'] });
 
 describe('file names and types', () => {
-  it('keeps image files only and sanitises names to letters, digits, dot, underscore and hyphen', () => {
-    const kept = imageFilesOnly([imageFile('a.jpg'), new File(['x'], 'notes.txt', { type: 'text/plain' }), imageFile('b.svg', 'image/svg+xml'), new File(['x'], 'clip.mp4', { type: 'video/mp4' })]);
-    expect(kept.map((file) => file.name)).toEqual(['a.jpg', 'b.svg']);
+  it('keeps the images the storage takes and names every other file with its reason', () => {
+    const huge = imageFile('huge.png', 'image/png');
+    Object.defineProperty(huge, 'size', { value: 20 * 1024 * 1024 + 1 });
+    const { accepted, refused } = sortChosenFiles([
+      imageFile('a.jpg'),
+      new File(['x'], 'notes.txt', { type: 'text/plain' }),
+      imageFile('b.svg', 'image/svg+xml'),
+      new File(['x'], 'clip.mp4', { type: 'video/mp4' }),
+      imageFile('c.webp', 'image/webp'),
+      new File(['x'], 'photo.heic', { type: 'image/heic' }),
+      new File([], 'empty.png', { type: 'image/png' }),
+      huge,
+      new File(['x'], 'no-type', { type: '' }),
+    ]);
+    expect(accepted.map((file) => file.name)).toEqual(['a.jpg', 'c.webp']);
+    expect(refused).toEqual([
+      { name: 'notes.txt', reason: { kind: 'not-an-image' } },
+      { name: 'b.svg', reason: { kind: 'unsupported-format', format: 'SVG' } },
+      { name: 'clip.mp4', reason: { kind: 'not-an-image' } },
+      { name: 'photo.heic', reason: { kind: 'unsupported-format', format: 'HEIC' } },
+      { name: 'empty.png', reason: { kind: 'empty' } },
+      { name: 'huge.png', reason: { kind: 'too-large' } },
+      { name: 'no-type', reason: { kind: 'not-an-image' } },
+    ]);
+  });
+
+  it('sanitises names to letters, digits, dot, underscore and hyphen', () => {
     expect(sanitizeFileName('Spring sale #1 (final).JPG')).toBe('Spring_sale__1__final_.JPG');
     expect(sanitizeFileName('café/../ad.png')).toBe('cafe_.._ad.png');
     expect(sanitizeFileName('广告')).toBe('__');
