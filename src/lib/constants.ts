@@ -12,6 +12,8 @@ export const GRID_SKELETONS = 12;
 export const FAVORITES_SKELETONS = 8;
 export const SEARCH_DEBOUNCE_MS = 250;
 export const ADMIN_SEARCH_DEBOUNCE_MS = 300;
+/** A coupon code is looked up this long after the last keystroke. */
+export const COUPON_PREVIEW_DEBOUNCE_MS = 400;
 export const SWIPE_THRESHOLD_PX = 40;
 export const CANCEL_COUNTDOWN_SECONDS = 5;
 export const RESET_REDIRECT_MS = 1500;

@@ -127,6 +127,22 @@ export const TEXTS = {
     ],
     couponLabel: 'Coupon code',
     couponPlaceholder: 'Optional',
+    // What a typed coupon takes off, shown before checkout (checkout applies it again).
+    coupon: {
+      checking: 'Checking the coupon…',
+      applied: (code: string, discount: string) => `${code} applied: ${discount}`,
+      percentOff: (percent: number) => `${percent}% off`,
+      amountOff: (amount: string) => `${amount} off`,
+      duration: {
+        once: 'your first payment',
+        forever: 'every payment',
+        repeating: (months: number) => (months === 1 ? 'your first month' : `your first ${months} months`),
+      },
+      invalid: 'This coupon code is not valid.',
+      unavailable: 'The coupon could not be checked right now. Checkout applies it if it is valid.',
+      insteadOf: 'instead of',
+      billedAnnuallyInsteadOf: (amount: string, before: string) => `${amount} billed yearly instead of ${before}`,
+    },
     startTrial: 'Start 7-day free trial',
     redirecting: 'Redirecting…',
     noChargeToday: 'No charge today. Cancel anytime.',

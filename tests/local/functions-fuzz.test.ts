@@ -22,7 +22,7 @@ import { userToken } from '../support/local-config.ts';
  * row, no stored file.
  */
 
-const FUNCTIONS = ['create-checkout', 'check-subscription', 'cancel-subscription', 'customer-portal', 'stripe-webhook', 'tag-yesterdays-ads'] as const;
+const FUNCTIONS = ['create-checkout', 'preview-coupon', 'check-subscription', 'cancel-subscription', 'customer-portal', 'stripe-webhook', 'tag-yesterdays-ads'] as const;
 type Caller = 'no header' | 'anonymous' | 'free' | 'admin' | 'forged';
 
 interface Answer {

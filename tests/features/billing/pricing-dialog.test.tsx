@@ -93,6 +93,36 @@ describe('the pricing dialog', () => {
     expect(checkoutCalls()[0]!.body).toEqual({ priceId: LOCAL_STRIPE_PRICES.monthly, trialDays: 7, baseUrl: window.location.origin });
   });
 
+  it('shows what a valid coupon takes off next to the plan price before checkout, and says when a code is not valid', async () => {
+    signedIn();
+    fakeSupabase.onFunction('preview-coupon', (body) =>
+      (body as { couponCode: string }).couponCode.toUpperCase() === 'OBYECT20'
+        ? { data: { code: 'OBYECT20', percent_off: 20, amount_off: null, currency: null, duration: 'forever', duration_in_months: null }, error: null }
+        : functionError(400, 'invalid_coupon', 'Coupon code "NOPE" is not valid'),
+    );
+    renderBilling('/library');
+    const dialog = await openPlans();
+    const coupon = within(dialog).getByRole('textbox', { name: 'Coupon code' });
+    fireEvent.change(coupon, { target: { value: ' obyect20 ' } });
+    await waitFor(() => expect(within(dialog).getByTestId('coupon-status').textContent).toBe('OBYECT20 applied: 20% off every payment'));
+    expect(within(dialog).getByTestId('price').textContent).toBe('€7,16');
+    expect(within(dialog).getByTestId('price-before-coupon').textContent).toBe('instead of €8,95');
+
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Annual/ }));
+    expect(within(dialog).getByTestId('price').textContent).toBe('€5,01');
+    expect(within(dialog).getByTestId('price-before-coupon').textContent).toBe('instead of €6,27');
+    expect(dialog.textContent).toContain('€60,14 billed yearly instead of €75,18');
+
+    fireEvent.change(coupon, { target: { value: 'NOPE' } });
+    await waitFor(() => expect(within(dialog).getByTestId('coupon-status').textContent).toBe('This coupon code is not valid.'));
+    expect(within(dialog).getByTestId('price').textContent).toBe('€6,27');
+    expect(within(dialog).queryByTestId('price-before-coupon')).toBeNull();
+    expect(fakeSupabase.functionCalls.filter((call) => call.name === 'preview-coupon').map((call) => call.body)).toEqual([
+      { couponCode: 'obyect20' },
+      { couponCode: 'NOPE' },
+    ]);
+  });
+
   it("reads 'Redirecting…' and is disabled while checkout starts", async () => {
     signedIn();
     fakeSupabase.onFunction('create-checkout', () => new Promise(() => {}));

@@ -1,0 +1,70 @@
+import { z } from 'npm:zod@4';
+import { billingServices } from '../_shared/billing-services.ts';
+import { corsHeaders, errorResponse, jsonResponse, readBody } from '../_shared/http.ts';
+import { requireSignedInUser, type Authenticate } from '../_shared/signed-in-user.ts';
+import { stripeErrorMessage, type Stripe } from '../_shared/stripe-client.ts';
+import { COUPON_CODE_MAX_LENGTH } from '../create-checkout/handler.ts';
+
+export const previewCouponBodySchema = z.object({
+  couponCode: z
+    .string({ error: 'must be text' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(COUPON_CODE_MAX_LENGTH, `must be at most ${COUPON_CODE_MAX_LENGTH} characters`),
+});
+
+type CouponTerms = Pick<Stripe.Coupon, 'valid' | 'percent_off' | 'amount_off' | 'currency' | 'duration' | 'duration_in_months'>;
+
+/** The Stripe calls a preview makes; the SDK's client satisfies it. */
+export interface PreviewCouponStripe {
+  promotionCodes: {
+    list(params: Stripe.PromotionCodeListParams): PromiseLike<{ data: { code: string; active: boolean; promotion: { coupon: string | { id: string } | null } }[] }>;
+  };
+  coupons: { retrieve(id: string): PromiseLike<CouponTerms> };
+}
+
+export interface PreviewCouponDependencies {
+  authenticate: Authenticate;
+  stripe: PreviewCouponStripe;
+}
+
+/**
+ * What a promotion code takes off, before checkout, the same lookup
+ * create-checkout makes (active codes only): `{ code, percent_off, amount_off,
+ * currency, duration, duration_in_months }`, or invalid_coupon. The pricing
+ * dialog shows the discounted price from it; checkout decides again.
+ */
+export function createPreviewCouponHandler(dependencies: () => PreviewCouponDependencies = billingServices) {
+  return async (request: Request): Promise<Response> => {
+    if (request.method === 'OPTIONS') return new Response('ok', { headers: corsHeaders });
+    if (request.method !== 'POST') return errorResponse('method_not_allowed', 'Use POST');
+    const deps = dependencies();
+    const caller = await requireSignedInUser(request, deps.authenticate, 'use a coupon');
+    if (!caller.ok) return caller.response;
+    const body = await readBody(request, previewCouponBodySchema);
+    if (!body.ok) return body.response;
+    const { couponCode } = body.value;
+    try {
+      const codes = await deps.stripe.promotionCodes.list({ code: couponCode, active: true, limit: 1 });
+      const promotion = codes.data[0];
+      const couponRef = promotion?.promotion.coupon ?? null;
+      const couponId = typeof couponRef === 'string' ? couponRef : couponRef?.id;
+      const coupon = promotion && couponId ? await deps.stripe.coupons.retrieve(couponId) : null;
+      if (!promotion || !coupon?.valid) return errorResponse('invalid_coupon', `Coupon code "${couponCode}" is not valid`);
+      return jsonResponse({
+        code: promotion.code,
+        percent_off: coupon.percent_off ?? null,
+        amount_off: coupon.amount_off ?? null,
+        currency: coupon.currency ?? null,
+        duration: coupon.duration,
+        duration_in_months: coupon.duration_in_months ?? null,
+      });
+    } catch (error) {
+      const message = stripeErrorMessage(error);
+      if (message === null) throw error;
+      return errorResponse('upstream_failed', `Failed to look up the coupon: ${message}`);
+    }
+  };
+}
+
+export const handler = createPreviewCouponHandler();
