@@ -106,29 +106,27 @@ describe('Subscription Plan on /profile', () => {
     expect(within(card).queryByRole('button', { name: 'Upgrade Plan' })).toBeNull();
   });
 
-  it("opens Stripe's portal in a new tab", async () => {
+  it("goes to Stripe's portal in this tab once its address is known, opening no blank tab", async () => {
     subscriber(trial);
     fakeSupabase.onFunction('customer-portal', () => ({ data: { url: PORTAL_URL }, error: null }));
-    const tab = { opener: window as Window | null, location: { href: 'about:blank' }, close: vi.fn() };
-    const open = vi.spyOn(window, 'open').mockImplementation(() => tab as unknown as Window);
+    const assign = vi.spyOn(pageNavigation, 'assign').mockImplementation(() => {});
+    const open = vi.spyOn(window, 'open');
     renderBilling('/profile');
     fireEvent.click(await within(await planCard()).findByRole('button', { name: 'Manage Subscription' }));
-    await waitFor(() => expect(tab.location.href).toBe(PORTAL_URL));
-    expect(open).toHaveBeenCalledWith('', '_blank');
-    expect(tab.opener).toBeNull();
-    expect(tab.close).not.toHaveBeenCalled();
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(PORTAL_URL));
+    expect(open).not.toHaveBeenCalled();
   });
 
-  it("says 'Failed to open billing portal' and closes the empty tab when the portal cannot open", async () => {
+  it("says 'Failed to open billing portal' and stays on the page when the portal cannot open", async () => {
     subscriber(trial);
     fakeSupabase.onFunction('customer-portal', () => functionError(404, 'no_billing_account', 'You have no billing account yet; start a subscription first'));
-    const tab = { opener: null, location: { href: 'about:blank' }, close: vi.fn() };
-    vi.spyOn(window, 'open').mockImplementation(() => tab as unknown as Window);
+    const assign = vi.spyOn(pageNavigation, 'assign').mockImplementation(() => {});
+    const open = vi.spyOn(window, 'open');
     renderBilling('/profile');
     fireEvent.click(await within(await planCard()).findByRole('button', { name: 'Manage Subscription' }));
     expect(await screen.findByText('Failed to open billing portal')).toBeTruthy();
-    expect(tab.close).toHaveBeenCalled();
-    expect(tab.location.href).toBe('about:blank');
+    expect(assign).not.toHaveBeenCalled();
+    expect(open).not.toHaveBeenCalled();
   });
 
   it('cancels at the period end: the notice is kept in session storage, and the page reloads after the 5 s countdown', async () => {
