@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { DEMO_ACCOUNTS, seedDemoAccounts } from '../local/seed/demo-accounts.ts';
 import type { LocalStack } from '../local/stack.ts';
 import { freshCardNumber } from '../tests/support/test-cards.ts';
 import { CARDS, LOCKED_CARDS, waitForItemCount } from './support/ad-grid.ts';
@@ -176,4 +177,104 @@ journey('an address that claims a successful checkout grants and announces nothi
   await page.waitForTimeout(5000);
   expect(await page.getByRole('dialog', { name: 'Payment Successful' }).count()).toBe(0);
   expect(await lockedCount(page)).toBeGreaterThan(0);
+});
+
+for (const width of [390, 1440]) {
+  journey(`at ${width} px, the pricing dialog shows the demo coupon's discounted price before checkout, the price checkout then asks`, async ({ page, stack }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const total = await stack.db.query<{ n: number }>('select count(*)::int as n from public.ads where not is_black_friday').then((result) => result.rows[0]!.n);
+    await signedInFreeUser(page, stack, `coupon-${width}`);
+    await openLibrary(page, total);
+    await page.getByRole('button', { name: 'Subscribe Now to Unlock Full Access' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Unlock every winning ad' });
+    await dialog.getByRole('button', { name: 'Start 7-day free trial' }).waitFor();
+    expect(await dialog.getByTestId('price').textContent()).toBe('€8,95');
+
+    // An unknown code is said to be so, in our words; the price stays.
+    const coupon = dialog.getByRole('textbox', { name: 'Coupon code' });
+    await coupon.fill('NOT-A-CODE');
+    await expect.poll(() => dialog.getByTestId('coupon-status').textContent(), POLL).toBe('This coupon code is not valid.');
+    expect(await dialog.getByTestId('price').textContent()).toBe('€8,95');
+
+    // The demo coupon: 20% off, shown next to the plan's price.
+    await coupon.fill(' obyect20 ');
+    await expect.poll(() => dialog.getByTestId('coupon-status').textContent(), POLL).toBe('OBYECT20 applied: 20% off every payment');
+    expect(await dialog.getByTestId('price').textContent()).toBe('€7,16');
+    expect(await dialog.getByTestId('price-before-coupon').textContent()).toBe('instead of €8,95');
+    expect(await dialog.getByTestId('price-before-coupon').isVisible()).toBe(true);
+    await dialog.getByRole('radio', { name: /Annual/ }).click();
+    expect(await dialog.getByTestId('price').textContent()).toBe('€5,01');
+    expect(await dialog.getByTestId('price-before-coupon').textContent()).toBe('instead of €6,27');
+    expect(await dialog.textContent()).toContain('€60,14 billed yearly instead of €75,18');
+    // The whole dialog, its action included, still fits the screen's width.
+    const box = (await dialog.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+
+    await dialog.getByRole('button', { name: 'Start 7-day free trial' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/_stripe/checkout/'));
+    expect(await page.locator('body').textContent()).toContain('€60,14');
+  });
+}
+
+/** The demo accounts as npm start seeds them: the subscriber a customer of the local Stripe, with an annual plan bought at its checkout. */
+const demoSubscriber = DEMO_ACCOUNTS.find((account) => account.role === 'subscriber')!;
+const seedDemoSubscriber = (stack: LocalStack) => seedDemoAccounts(stack.db, { stripe: { handler: stack.handler, url: stack.url } });
+
+journey('at 1440 px, the demo subscriber opens Manage Subscription: the portal in the same tab, with no blank tab on the way, and back to the profile', async ({ page, stack }) => {
+  await seedDemoSubscriber(stack);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const opened: string[] = [];
+  page.context().on('page', (other) => opened.push(other.url()));
+  await signIn(page, stack, demoSubscriber);
+  await page.goto('/profile');
+  const plan = page.getByRole('region', { name: 'Subscription Plan' });
+  await expect.poll(() => plan.getByTestId('current-plan').textContent(), POLL).toBe('Annual');
+  await expect.poll(() => plan.getByTestId('plan-next-charge').textContent(), POLL).toMatch(/^Next charge: €75,18 on \d{1,2} [A-Z][a-z]{2} \d{4}$/);
+
+  await plan.getByRole('button', { name: 'Manage Subscription' }).click();
+  await page.waitForURL((url) => url.pathname.startsWith('/_stripe/portal/'));
+  await page.getByRole('heading', { name: 'Your Obyect subscription' }).waitFor();
+  expect(await page.locator('body').textContent()).toContain(demoSubscriber.email);
+  expect(await page.locator('body').textContent()).toMatch(/Annual · €75,18 \/ year/);
+  expect(opened).toEqual([]);
+  expect(page.context().pages()).toHaveLength(1);
+
+  await page.getByRole('link', { name: 'Back to Obyect' }).click();
+  await page.waitForURL((url) => url.pathname === '/profile');
+  await expect.poll(() => plan.getByTestId('current-plan').textContent(), POLL).toBe('Annual');
+});
+
+journey('at 390 px, the demo subscriber cancels at the period end, keeps the plan until then, and Manage Subscription still opens the portal', async ({ page, stack }) => {
+  await seedDemoSubscriber(stack);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const opened: string[] = [];
+  page.context().on('page', (other) => opened.push(other.url()));
+  await signIn(page, stack, demoSubscriber);
+  await page.goto('/profile');
+  const plan = page.getByRole('region', { name: 'Subscription Plan' });
+  await expect.poll(() => plan.getByTestId('current-plan').textContent(), POLL).toBe('Annual');
+  const renews = (await plan.getByTestId('plan-date').textContent())!;
+  expect(renews).toMatch(/^Next Billing: \d{1,2} [A-Z][a-z]{2} \d{4}$/);
+
+  await plan.getByRole('button', { name: 'Cancel Subscription' }).click();
+  await page.getByRole('dialog', { name: 'Cancel your subscription?' }).getByRole('button', { name: 'Cancel at period end' }).click();
+  const countdown = page.getByRole('dialog', { name: 'Cancellation scheduled' });
+  await countdown.waitFor();
+  await countdown.getByRole('button', { name: 'Stay here' }).click();
+  await countdown.waitFor({ state: 'detached' });
+  const date = renews.replace('Next Billing: ', '');
+  expect(await page.getByTestId('cancel-notice').textContent()).toBe(`Your subscription is set to cancel on ${date}. You keep full access until then.`);
+  await expect.poll(() => plan.getByTestId('plan-next-charge').textContent(), POLL).toBe(`Set to cancel on ${date}: nothing more will be charged`);
+  expect(await plan.getByTestId('current-plan').textContent()).toBe('Annual');
+  const row = await stack.db.query<{ cancel_at_period_end: boolean; status: string }>(
+    "select s.cancel_at_period_end, s.status from public.subscriptions s join auth.users u on u.id = s.user_id where u.email = $1 and s.stripe_subscription_id <> 'sub_demo_subscriber'",
+    [demoSubscriber.email],
+  );
+  expect(row.rows).toEqual([{ cancel_at_period_end: true, status: 'active' }]);
+
+  await plan.getByRole('button', { name: 'Manage Subscription' }).click();
+  await page.waitForURL((url) => url.pathname.startsWith('/_stripe/portal/'));
+  expect(await page.locator('body').textContent()).toMatch(/Cancels on \d{4}-\d{2}-\d{2}/);
+  expect(opened).toEqual([]);
 });
