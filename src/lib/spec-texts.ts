@@ -678,6 +678,12 @@ export const TEXTS = {
       lookupFailed: 'Lookup of the new ad failed',
       unreadable: 'The file is not a readable image',
     },
+    // After a failed step, when the error says why (else the step alone): never the server's or a library's text.
+    errorReasons: {
+      tooLarge: 'the file is too large',
+      notAnImage: 'its content is not a JPEG, PNG, WebP, GIF or AVIF image',
+      notAllowed: 'your account may not upload ads',
+    },
     toasts: {
       finished: { title: 'Upload finished', description: 'Processed all files.' },
       bulkFailed: { title: 'Bulk upload failed' },

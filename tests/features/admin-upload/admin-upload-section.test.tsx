@@ -142,7 +142,7 @@ describe('AdminUploadSection', () => {
     await screen.findByText('Processed all files.', {}, SLOW);
     expect(screen.getByText('Upload finished')).toBeTruthy();
     expect(statuses()).toEqual(['done', 'error', 'done']);
-    expect(within(rows()[1]!).getByRole('alert').textContent).toBe('Ad record insert failed: Ad record refused');
+    expect(within(rows()[1]!).getByRole('alert').textContent).toBe('Ad record insert failed');
     // One file after another: each file's steps end before the next file's begin.
     expect(services.log).toEqual(
       ['a.jpg', 'b.jpg', 'c.jpg'].flatMap((name) => [

@@ -89,7 +89,7 @@ describe('uploadAd', () => {
 
   it('removes the objects already uploaded when a later one fails, and inserts no row', async () => {
     services.failWhen = (step, subject) => (step === 'put' && subject.includes('480.webp') ? 'mime type image/png is not supported' : null);
-    await expect(uploadAd(services, upload(imageFile('two.jpg')))).rejects.toThrow('Image upload failed: mime type image/png is not supported');
+    await expect(uploadAd(services, upload(imageFile('two.jpg')))).rejects.toThrow(/^Image upload failed$/);
     expect(services.log).toContain('remove ad-originals 1');
     expect(services.log).toContain('remove ad-images 2');
     expect(services.log.some((line) => line.startsWith('insert'))).toBe(false);
@@ -97,9 +97,25 @@ describe('uploadAd', () => {
     expect(services.ads).toEqual([]);
   });
 
+  it('says why a step failed in our words when the error tells, and never the server\'s or the library\'s text', async () => {
+    const refusals: [unknown, string][] = [
+      [Object.assign(new Error('Payload too large'), { status: 413, statusCode: '413' }), 'Image upload failed: the file is too large'],
+      [Object.assign(new Error('mime type image/png is not supported'), { statusCode: '415' }), 'Image upload failed: its content is not a JPEG, PNG, WebP, GIF or AVIF image'],
+      [Object.assign(new Error('new row violates row-level security policy'), { status: 403 }), 'Image upload failed: your account may not upload ads'],
+      [new Error('Failed to fetch'), 'Image upload failed'],
+    ];
+    for (const [error, message] of refusals) {
+      const failing = new FakeUploadServices();
+      failing.putObject = async () => {
+        throw error;
+      };
+      await expect(uploadAd(failing, upload(imageFile('five.jpg')))).rejects.toThrow(new RegExp(`^${message}$`));
+    }
+  });
+
   it('removes all four objects when the row is refused', async () => {
     services.failWhen = (step) => (step === 'insert' ? 'new row violates row-level security policy' : null);
-    await expect(uploadAd(services, upload(imageFile('three.jpg')))).rejects.toThrow('Ad record insert failed: new row violates row-level security policy');
+    await expect(uploadAd(services, upload(imageFile('three.jpg')))).rejects.toThrow(/^Ad record insert failed$/);
     expect(services.objects).toEqual([]);
     expect(services.log.slice(-2)).toEqual(['remove ad-originals 1', 'remove ad-images 3']);
   });
@@ -119,7 +135,7 @@ describe('uploadAd', () => {
   });
 
   it('refuses an image type the originals bucket does not take, uploading nothing', async () => {
-    await expect(uploadAd(services, upload(imageFile('logo.svg', 'image/svg+xml')))).rejects.toThrow('Image upload failed: image/svg+xml is not accepted');
+    await expect(uploadAd(services, upload(imageFile('logo.svg', 'image/svg+xml')))).rejects.toThrow('Image upload failed: its content is not a JPEG, PNG, WebP, GIF or AVIF image');
     expect(services.log).toEqual([]);
   });
 });

@@ -149,7 +149,8 @@ export function useUploadQueue(services: UploadServices) {
       }
       toast.success(T.toasts.finished.title, { description: T.toasts.finished.description });
     } catch (error) {
-      toast.error(T.toasts.bulkFailed.title, { description: error instanceof Error ? error.message : undefined });
+      console.error('Bulk upload failed', error);
+      toast.error(T.toasts.bulkFailed.title);
     } finally {
       runningRef.current = false;
       setRunning(false);
