@@ -564,6 +564,25 @@ describeOnEngines('personal boards and Favorites', (ctx) => {
       expect(await ownItems(ctx.db, user)).toEqual(sorted([b, c]).map((id) => ({ collection_id: id, ad_id: ad.id })));
     });
 
+    it("moves the updated_at of each board whose ads changed, and of no other (Realtime tells the owner's other tabs through it)", async () => {
+      const { user, ad, favoritesId, a, b, c } = await userWithBoards();
+      const updatedAt = async () =>
+        Object.fromEntries(
+          (await ctx.db.query<{ id: string; at: string }>('select id, updated_at::text as at from public.user_collections where user_id = $1', [user.id])).rows.map(
+            (row) => [row.id, row.at],
+          ),
+        );
+      const before = await updatedAt();
+      await saveAd(ctx.db, user, ad.id, [a, favoritesId]);
+      const added = await updatedAt();
+      expect([a, favoritesId].map((id) => added[id]! > before[id]!)).toEqual([true, true]);
+      expect([b, c].map((id) => added[id])).toEqual([b, c].map((id) => before[id]));
+      await saveAd(ctx.db, user, ad.id, [], [favoritesId]);
+      const removed = await updatedAt();
+      expect(removed[favoritesId]! > added[favoritesId]!).toBe(true);
+      expect([a, b, c].map((id) => removed[id])).toEqual([a, b, c].map((id) => added[id]));
+    });
+
     it('returns the ad\'s current boards when called with nothing to add or remove', async () => {
       const { user, ad, a } = await userWithBoards();
       await saveAd(ctx.db, user, ad.id, [a]);
