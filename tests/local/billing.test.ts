@@ -210,6 +210,18 @@ describeOnEngines('billing through the local stack', (ctx) => {
     expect((await checkSubscription(first)).subscription_tier).toBe('Free Trial');
   });
 
+  it("previews the demo coupon's terms before checkout, in any case, and refuses an unknown code as checkout does", async () => {
+    const user = await newUser(ctx.db);
+    expect(await invoke(user, 'preview-coupon', { couponCode: ' obyect20 ' })).toEqual({
+      status: 200,
+      body: { code: 'OBYECT20', percent_off: 20, amount_off: null, currency: null, duration: 'forever', duration_in_months: null },
+    });
+    expect(await invoke(user, 'preview-coupon', { couponCode: 'NOTACODE' })).toEqual({
+      status: 400,
+      body: { error: { code: 'invalid_coupon', message: 'Coupon code "NOTACODE" is not valid' } },
+    });
+  });
+
   it('refuses an unknown coupon with a clear 400 and a second checkout while subscribed with 409', async () => {
     const user = await newUser(ctx.db);
     const refused = await invoke(user, 'create-checkout', { priceId: LOCAL_STRIPE_PRICES.annual, couponCode: 'NOTACODE' });
