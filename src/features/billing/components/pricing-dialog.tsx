@@ -147,7 +147,7 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
               {formatPrice(perMonthAfterCoupon ?? listPerMonth)}
             </span>
             {perMonthAfterCoupon !== null && (
-              <s data-testid="price-before-coupon" className="text-lg text-neutral-400">
+              <s data-testid="price-before-coupon" className="text-lg text-neutral-500">
                 <span className="sr-only">{C.insteadOf} </span>
                 {formatPrice(listPerMonth)}
               </s>
