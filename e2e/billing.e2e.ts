@@ -226,7 +226,7 @@ journey('at 1440 px, the demo subscriber opens Manage Subscription: the portal i
   await page.setViewportSize({ width: 1440, height: 900 });
   const opened: string[] = [];
   page.context().on('page', (other) => opened.push(other.url()));
-  await signIn(page, stack, demoSubscriber);
+  await signIn(page, stack, { email: demoSubscriber.email, password: demoSubscriber.password });
   await page.goto('/profile');
   const plan = page.getByRole('region', { name: 'Subscription Plan' });
   await expect.poll(() => plan.getByTestId('current-plan').textContent(), POLL).toBe('Annual');
@@ -250,7 +250,7 @@ journey('at 390 px, the demo subscriber cancels at the period end, keeps the pla
   await page.setViewportSize({ width: 390, height: 844 });
   const opened: string[] = [];
   page.context().on('page', (other) => opened.push(other.url()));
-  await signIn(page, stack, demoSubscriber);
+  await signIn(page, stack, { email: demoSubscriber.email, password: demoSubscriber.password });
   await page.goto('/profile');
   const plan = page.getByRole('region', { name: 'Subscription Plan' });
   await expect.poll(() => plan.getByTestId('current-plan').textContent(), POLL).toBe('Annual');

@@ -24,11 +24,13 @@ for (const [index, width] of [390, 1440].entries()) {
 
     // A second tab of the same browser on Favorites, and a third on the same ad.
     const favorites = await page.context().newPage();
+    await signIn(favorites, stack, USER);
     await favorites.setViewportSize({ width, height: 900 });
     await favorites.goto('/favorites');
     await favorites.getByRole('heading', { name: 'Favorites', level: 1 }).waitFor();
     await favorites.getByText(/^No favorites yet\./).waitFor();
     const sameAd = await page.context().newPage();
+    await signIn(sameAd, stack, USER);
     await sameAd.setViewportSize({ width, height: 900 });
     await sameAd.goto(`/ads/${adId}`);
     await expect.poll(() => heart(sameAd).getAttribute('aria-pressed'), LIVE).toBe('false');
