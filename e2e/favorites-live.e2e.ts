@@ -3,12 +3,14 @@ import { expect } from 'vitest';
 import { journeyWithLibrary } from './support/journey.ts';
 import { provisionAccount, signIn } from './support/signed-in.ts';
 
-const USER = { email: 'favorites-live@obyect.e2e', password: 'e2e-favorites-live' };
+const WIDTHS = [390, 1440] as const;
+/** A user per width, so that each journey starts with empty Favorites. */
+const userAt = (width: number) => ({ email: `favorites-live-${width}@obyect.e2e`, password: 'e2e-favorites-live' });
 /** Live means without a reload, within a few seconds. */
 const LIVE = { timeout: 5_000, interval: 100 };
 
 const journey = journeyWithLibrary(async (stack) => {
-  await provisionAccount(stack, 'subscriber', USER.email, USER.password);
+  for (const width of WIDTHS) await provisionAccount(stack, 'subscriber', userAt(width).email, userAt(width).password);
   const { rows } = await stack.db.query<{ id: string }>('select id from public.ads where not is_black_friday order by created_at desc, id desc');
   return { adIds: rows.map((row) => row.id) };
 });
@@ -16,9 +18,10 @@ const journey = journeyWithLibrary(async (stack) => {
 const card = (page: Page, adId: string) => page.locator(`[data-testid="ad-card"][data-ad-id="${adId}"]`);
 const heart = (page: Page) => page.getByTestId('ad-detail').getByRole('button', { name: /^(Add to|Remove from) favorites$/ });
 
-for (const [index, width] of [390, 1440].entries()) {
+for (const [index, width] of WIDTHS.entries()) {
   journey(`at ${width} px, a favorite saved or removed in one tab shows in the user's other open tabs without a reload`, async ({ page, stack, library }) => {
     const adId = library.adIds[index]!;
+    const USER = userAt(width);
     await page.setViewportSize({ width, height: 900 });
     await signIn(page, stack, USER);
 
