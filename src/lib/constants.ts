@@ -12,6 +12,8 @@ export const GRID_SKELETONS = 12;
 export const FAVORITES_SKELETONS = 8;
 export const SEARCH_DEBOUNCE_MS = 250;
 export const ADMIN_SEARCH_DEBOUNCE_MS = 300;
+/** A coupon code is looked up this long after the last keystroke. */
+export const COUPON_PREVIEW_DEBOUNCE_MS = 400;
 export const SWIPE_THRESHOLD_PX = 40;
 export const CANCEL_COUNTDOWN_SECONDS = 5;
 export const RESET_REDIRECT_MS = 1500;
@@ -24,6 +26,8 @@ export const MOBILE_BREAKPOINT_PX = 768;
 /** Masonry columns: 1 under 768 px, 2 under 1024, 3 under 1280, 4 above. */
 export const GRID_BREAKPOINTS = { 767: 1, 1023: 2, 1279: 3, default: 4 } as const;
 export const DISPLAY_WIDTHS = [480, 960] as const;
+/** The largest file an upload may be: the storage refuses bigger ones from a browser (local/storage/upload-checks.ts). */
+export const UPLOAD_MAX_BYTES = 20 * 1024 * 1024;
 
 /** Prices in euro cents. */
 export const PRICES = {

@@ -1,4 +1,4 @@
-import { BOARD_ADS_MAX, BOARD_DEPTH_MAX, BOARD_NAME_MAX_LENGTH, BOARDS_MAX, FAVORITES_MAX } from './constants.ts';
+import { BOARD_ADS_MAX, BOARD_DEPTH_MAX, BOARD_NAME_MAX_LENGTH, BOARDS_MAX, FAVORITES_MAX, UPLOAD_MAX_BYTES } from './constants.ts';
 
 const thousands = (n: number) => n.toLocaleString('en-US');
 
@@ -127,6 +127,22 @@ export const TEXTS = {
     ],
     couponLabel: 'Coupon code',
     couponPlaceholder: 'Optional',
+    // What a typed coupon takes off, shown before checkout (checkout applies it again).
+    coupon: {
+      checking: 'Checking the coupon…',
+      applied: (code: string, discount: string) => `${code} applied: ${discount}`,
+      percentOff: (percent: number) => `${percent}% off`,
+      amountOff: (amount: string) => `${amount} off`,
+      duration: {
+        once: 'your first payment',
+        forever: 'every payment',
+        repeating: (months: number) => (months === 1 ? 'your first month' : `your first ${months} months`),
+      },
+      invalid: 'This coupon code is not valid.',
+      unavailable: 'The coupon could not be checked right now. Checkout applies it if it is valid.',
+      insteadOf: 'instead of',
+      billedAnnuallyInsteadOf: (amount: string, before: string) => `${amount} billed yearly instead of ${before}`,
+    },
     startTrial: 'Start 7-day free trial',
     redirecting: 'Redirecting…',
     noChargeToday: 'No charge today. Cancel anytime.',
@@ -644,11 +660,29 @@ export const TEXTS = {
     uploading: 'Uploading…',
     clearFinished: 'Clear finished',
     status: { pending: 'pending', uploading: 'uploading', done: 'done', error: 'error' },
+    // Files that never join the queue: each named, with its reason, until the next files come or the notice is closed.
+    refused: {
+      title: (count: number) => (count === 1 ? '1 file was not added' : `${count} files were not added`),
+      reasons: {
+        'not-an-image': 'not an image',
+        'unsupported-format': (format: string) => `${format} images cannot become ads`,
+        'too-large': `larger than ${UPLOAD_MAX_BYTES / (1024 * 1024)} MB`,
+        empty: 'the file is empty',
+      },
+      help: `Ads are made from JPEG, PNG, WebP, GIF or AVIF images of up to ${UPLOAD_MAX_BYTES / (1024 * 1024)} MB each.`,
+      dismiss: 'Dismiss',
+    },
     errors: {
       imageUploadFailed: 'Image upload failed',
       insertFailed: 'Ad record insert failed',
       lookupFailed: 'Lookup of the new ad failed',
       unreadable: 'The file is not a readable image',
+    },
+    // After a failed step, when the error says why (else the step alone): never the server's or a library's text.
+    errorReasons: {
+      tooLarge: 'the file is too large',
+      notAnImage: 'its content is not a JPEG, PNG, WebP, GIF or AVIF image',
+      notAllowed: 'your account may not upload ads',
     },
     toasts: {
       finished: { title: 'Upload finished', description: 'Processed all files.' },

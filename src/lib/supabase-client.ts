@@ -9,7 +9,7 @@ import { env } from './env.ts';
  * The one Supabase client of the SPA, assembled from supabase-js's own parts
  * so that every page does not download all of them: auth (session in local
  * storage, refreshed before expiry, PKCE for links), rest/v1 and functions are
- * loaded with the page; Realtime (only the sidebar's boards listen) and the
+ * loaded with the page; Realtime (only a signed-in user's boards listen) and the
  * Storage client (only admins upload and remove) are fetched when first used.
  * Public file URLs need no client. The surface is supabase-js's: `auth`,
  * `from`, `rpc`, `functions`, `storage.from(bucket)`, `channel`, `removeChannel`.

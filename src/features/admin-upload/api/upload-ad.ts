@@ -1,9 +1,11 @@
+import { ApiError, errorTextOf } from '../../../lib/api-error.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { UnreadableImageError } from '../lib/image-variants.ts';
 import { newAdObjectPaths, originalExtension } from '../lib/object-paths.ts';
 import type { UploadBucket, UploadServices } from './upload-services.ts';
 
 const E = TEXTS.adminUpload.errors;
+const R = TEXTS.adminUpload.errorReasons;
 
 export interface AdUpload {
   file: File;
@@ -18,11 +20,31 @@ export interface UploadedAd {
   path: string;
 }
 
-/** A failed upload, named by the step that failed (spec section 4, Upload item), with the server's reason. */
+/** The HTTP status an error carries (storage-js puts it in `status`, or as text in `statusCode`), else null. */
+function statusOf(error: unknown): number | null {
+  if (error instanceof ApiError && error.status !== null) return error.status;
+  const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown };
+  if (typeof status === 'number') return status;
+  const parsed = typeof statusCode === 'string' ? Number(statusCode) : NaN;
+  return Number.isInteger(parsed) ? parsed : null;
+}
+
+/** Why a step failed, in our words, when the error says something we know; never the server's or a library's text. */
+function reasonOf(cause: unknown): string | null {
+  const status = statusOf(cause);
+  if (status === 413) return R.tooLarge;
+  if (status === 415) return R.notAnImage;
+  // 42501: the row-level security of ads, which only admins pass.
+  if (status === 401 || status === 403 || (cause instanceof ApiError && cause.code === '42501')) return R.notAllowed;
+  if (cause instanceof ApiError) return errorTextOf(cause, '') || null;
+  return null;
+}
+
+/** A failed upload, named by the step that failed (spec section 4, Upload item), with our reason when one is known. */
 export class AdUploadError extends Error {
   constructor(step: string, cause?: unknown) {
-    const reason = cause instanceof Error && cause.message && cause.message !== step ? `: ${cause.message}` : '';
-    super(`${step}${reason}`);
+    const reason = cause === undefined ? null : reasonOf(cause);
+    super(reason ? `${step}: ${reason}` : step);
     this.name = 'AdUploadError';
   }
 }
@@ -35,7 +57,7 @@ export class AdUploadError extends Error {
  * cannot be linked only logs a warning; the ad stays.
  */
 export async function uploadAd(services: UploadServices, upload: AdUpload): Promise<UploadedAd> {
-  if (!originalExtension(upload.file.type)) throw new AdUploadError(E.imageUploadFailed, new Error(`${upload.file.type || 'This file type'} is not accepted`));
+  if (!originalExtension(upload.file.type)) throw new AdUploadError(E.imageUploadFailed, new ApiError('not an accepted type', null, 415));
   let variants;
   try {
     variants = await services.makeVariants(upload.file);

@@ -4,6 +4,7 @@ import { TEXTS } from '../../../lib/spec-texts.ts';
 import { supabaseUploadServices, type UploadServices } from '../api/upload-services.ts';
 import { useUploadCatalog } from '../hooks/use-upload-catalog.ts';
 import { useUploadQueue, type UploadDefaults as Defaults } from '../hooks/use-upload-queue.ts';
+import { RefusedFilesNotice } from './refused-files-notice.tsx';
 import { UploadDefaults } from './upload-defaults.tsx';
 import { UploadDropzone } from './upload-dropzone.tsx';
 import { UploadQueueRow } from './upload-queue-row.tsx';
@@ -30,7 +31,10 @@ export function AdminUploadSection({ services = supabaseUploadServices }: { serv
         <p className="mt-0.5 text-sm text-neutral-500">{T.description}</p>
       </header>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)]">
-        <UploadDropzone onFiles={onFiles} />
+        <div className="space-y-3">
+          <UploadDropzone onFiles={onFiles} />
+          <RefusedFilesNotice refused={queue.refused} onDismiss={queue.dismissRefused} />
+        </div>
         <UploadDefaults
           services={services}
           defaults={defaults}

@@ -3,7 +3,7 @@ import { TEXTS } from '../../../lib/spec-texts.ts';
 
 const T = TEXTS.adminUpload;
 
-/** Drop images here or click to pick them; the queue keeps the images and drops the rest. */
+/** Drop images here or click to pick them; the queue keeps the images it can take and names the rest. */
 export function UploadDropzone({ onFiles }: { onFiles: (files: File[]) => void }) {
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);

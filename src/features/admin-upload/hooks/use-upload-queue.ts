@@ -5,7 +5,7 @@ import { AD_LISTS_KEY } from '../../../lib/ad-list-cache.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { uploadAd } from '../api/upload-ad.ts';
 import type { UploadServices } from '../api/upload-services.ts';
-import { imageFilesOnly, sanitizeFileName } from '../lib/file-names.ts';
+import { sanitizeFileName, sortChosenFiles, type RefusedFile } from '../lib/file-names.ts';
 
 const T = TEXTS.adminUpload;
 
@@ -48,8 +48,8 @@ export function canUploadAll(items: UploadItem[], running: boolean): boolean {
 }
 
 /**
- * The bulk upload queue: files in (images only, names sanitised, defaults
- * applied), per-item edits, and Upload all, which takes the items one after
+ * The bulk upload queue: files in (images the storage takes, names sanitised,
+ * defaults applied; the others named with their reason in `refused`), per-item edits, and Upload all, which takes the items one after
  * another (pending → uploading → done or error); a failure marks that item
  * and the next one proceeds.
  */
@@ -57,6 +57,7 @@ export function useUploadQueue(services: UploadServices) {
   const queryClient = useQueryClient();
   const [items, setItems] = useState<UploadItem[]>([]);
   const [running, setRunning] = useState(false);
+  const [refused, setRefused] = useState<RefusedFile[]>([]);
   const itemsRef = useRef<UploadItem[]>([]);
   const runningRef = useRef(false);
 
@@ -74,7 +75,9 @@ export function useUploadQueue(services: UploadServices) {
 
   const addFiles = useCallback(
     (files: Iterable<File>, defaults: UploadDefaults) => {
-      const added = imageFilesOnly(files).map<UploadItem>((file) => ({
+      const sorted = sortChosenFiles(files);
+      setRefused(sorted.refused);
+      const added = sorted.accepted.map<UploadItem>((file) => ({
         id: crypto.randomUUID(),
         file,
         name: sanitizeFileName(file.name),
@@ -146,7 +149,8 @@ export function useUploadQueue(services: UploadServices) {
       }
       toast.success(T.toasts.finished.title, { description: T.toasts.finished.description });
     } catch (error) {
-      toast.error(T.toasts.bulkFailed.title, { description: error instanceof Error ? error.message : undefined });
+      console.error('Bulk upload failed', error);
+      toast.error(T.toasts.bulkFailed.title);
     } finally {
       runningRef.current = false;
       setRunning(false);
@@ -163,5 +167,7 @@ export function useUploadQueue(services: UploadServices) {
     [update],
   );
 
-  return { items, running, addFiles, remove, setItemField, applyToAll, uploadAll, clearFinished, canUploadAll: canUploadAll(items, running) };
+  const dismissRefused = useCallback(() => setRefused([]), []);
+
+  return { items, running, refused, dismissRefused, addFiles, remove, setItemField, applyToAll, uploadAll, clearFinished, canUploadAll: canUploadAll(items, running) };
 }

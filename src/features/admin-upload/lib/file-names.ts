@@ -1,6 +1,40 @@
-/** Only files whose type starts with image/ join the queue; anything else is dropped without a word (spec section 5). */
-export function imageFilesOnly(files: Iterable<File>): File[] {
-  return [...files].filter((file) => file.type.startsWith('image/'));
+import { UPLOAD_MAX_BYTES } from '../../../lib/constants.ts';
+import { originalExtension } from './object-paths.ts';
+
+/** Why a chosen or dropped file does not join the queue. */
+export type RefusalReason = { kind: 'not-an-image' } | { kind: 'unsupported-format'; format: string } | { kind: 'too-large' } | { kind: 'empty' };
+
+export interface RefusedFile {
+  name: string;
+  reason: RefusalReason;
+}
+
+/** 'SVG' for image/svg+xml, 'HEIC' for image/heic: how a person names an image type. */
+const formatName = (type: string) => type.slice('image/'.length).split(/[+;]/)[0]!.toUpperCase() || 'this';
+
+/**
+ * The files that can become ads, and each other one with its reason: only
+ * images of a format the originals bucket takes (JPEG, PNG, WebP, GIF, AVIF),
+ * not empty, at most UPLOAD_MAX_BYTES, as the storage checks again.
+ */
+export function sortChosenFiles(files: Iterable<File>): { accepted: File[]; refused: RefusedFile[] } {
+  const accepted: File[] = [];
+  const refused: RefusedFile[] = [];
+  for (const file of files) {
+    const type = file.type.toLowerCase();
+    const reason: RefusalReason | null = !type.startsWith('image/')
+      ? { kind: 'not-an-image' }
+      : !originalExtension(type)
+        ? { kind: 'unsupported-format', format: formatName(type) }
+        : file.size === 0
+          ? { kind: 'empty' }
+          : file.size > UPLOAD_MAX_BYTES
+            ? { kind: 'too-large' }
+            : null;
+    if (reason) refused.push({ name: file.name, reason });
+    else accepted.push(file);
+  }
+  return { accepted, refused };
 }
 
 /** A file name reduced to letters, digits, dot, underscore and hyphen; anything else becomes an underscore. */

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { supabase } from '../../../lib/supabase-client.ts';
+import { pageNavigation } from '../hooks/page-navigation.ts';
 import { billingFunctionErrorFrom } from './function-error.ts';
 
 const portalResponseSchema = z.object({ url: z.string().check(z.url()) });
@@ -13,27 +14,16 @@ export async function getCustomerPortalUrl(): Promise<string> {
 }
 
 /**
- * Opens the portal in a new tab. The tab is opened on the click itself (a tab
- * opened after the network call would be blocked as a pop-up) and sent on once
- * the address is known; it is closed again when there is none.
+ * Goes to the portal in this tab once its address is known: a tab opened on
+ * the click (so that no pop-up blocker stops it) would sit blank, or show an
+ * error, while the address is asked for. The portal returns to /profile.
  */
 export function useOpenCustomerPortal() {
   return useMutation({
     mutationFn: async () => {
-      const tab = window.open('', '_blank');
-      try {
-        const url = await getCustomerPortalUrl();
-        if (tab) {
-          tab.opener = null;
-          tab.location.href = url;
-        } else {
-          window.open(url, '_blank', 'noopener');
-        }
-        return url;
-      } catch (error) {
-        tab?.close();
-        throw error;
-      }
+      const url = await getCustomerPortalUrl();
+      pageNavigation.assign(url);
+      return url;
     },
   });
 }

@@ -6,11 +6,13 @@ import { Dialog, DialogContent } from '../../../components/ui/dialog.tsx';
 import { CheckIcon } from '../../../components/ui/icons.tsx';
 import { useSession } from '../../../lib/auth-session.tsx';
 import { signInWithNextPath } from '../../../lib/auth-redirects.ts';
-import { PRICES } from '../../../lib/constants.ts';
+import { COUPON_PREVIEW_DEBOUNCE_MS, PRICES } from '../../../lib/constants.ts';
+import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { formatPrice } from '../../../lib/formatting.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { useSubscriptionStatus } from '../api/check-subscription.ts';
 import { CheckoutError, useCreateCheckout, type BillingPeriod } from '../api/create-checkout.ts';
+import { priceAfterCoupon, useCouponPreview, type CouponTerms } from '../api/preview-coupon.ts';
 import { useEntitlement } from '../hooks/use-entitlement.tsx';
 import { pageNavigation } from '../hooks/page-navigation.ts';
 
@@ -43,6 +45,15 @@ const offerTexts = {
   },
 } as const;
 
+const C = TEXTS.pricing.coupon;
+
+/** '20% off every payment', '€5,00 off your first 3 months'. */
+function discountText(terms: CouponTerms): string {
+  const off = terms.percent_off !== null ? C.percentOff(terms.percent_off) : C.amountOff(formatPrice(terms.amount_off ?? 0));
+  const when = terms.duration === 'repeating' ? C.duration.repeating(terms.duration_in_months ?? 1) : C.duration[terms.duration];
+  return `${off} ${when}`;
+}
+
 /**
  * The plans, with the 7-day trial only for those who may still have it (the
  * server decides: check-subscription's trial_eligible, and create-checkout again).
@@ -58,6 +69,11 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
   const location = useLocation();
   const checkout = useCreateCheckout();
   const status = useSubscriptionStatus(open && session ? session.user.id : null);
+  // The typed coupon, looked up once typing pauses (signed in: checkout needs an account anyway).
+  const couponToPreview = useDebouncedValue(couponCode.trim(), COUPON_PREVIEW_DEBOUNCE_MS);
+  const couponPreview = useCouponPreview(couponToPreview, open && session !== null);
+  const couponSettled = couponToPreview === couponCode.trim();
+  const couponTerms = couponSettled && couponPreview.data?.valid ? couponPreview.data.terms : null;
   const offer: Offer = !session ? 'trial' : status.data ? (status.data.trial_eligible ? 'trial' : 'plain') : status.isError ? 'plain' : 'checking';
   const texts = offerTexts[offer === 'trial' ? 'trial' : 'plain'];
 
@@ -85,6 +101,20 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
 
   const monthly = PRICES.monthly;
   const annual = PRICES.annual;
+  const listPerMonth = period === 'monthly' ? monthly.perMonthCents : annual.perMonthCents;
+  const perPeriodAfterCoupon = couponTerms ? priceAfterCoupon(period === 'monthly' ? monthly.perPeriodCents : annual.perPeriodCents, couponTerms) : null;
+  const perMonthAfterCoupon = perPeriodAfterCoupon === null ? null : period === 'monthly' ? perPeriodAfterCoupon : Math.round(perPeriodAfterCoupon / 12);
+  const couponLine = !session || couponCode.trim() === ''
+    ? null
+    : !couponSettled || couponPreview.isFetching
+      ? { text: C.checking, tone: 'text-neutral-500' }
+      : couponTerms
+        ? { text: C.applied(couponTerms.code, discountText(couponTerms)), tone: 'text-emerald-700' }
+        : couponPreview.data?.valid === false
+          ? { text: C.invalid, tone: 'text-red-600' }
+          : couponPreview.isError
+            ? { text: C.unavailable, tone: 'text-neutral-500' }
+            : null;
   const pending = checkout.isPending;
   const label = pending ? TEXTS.pricing.redirecting : offer === 'checking' ? TEXTS.pricing.checkingOffer : texts.action;
 
@@ -112,16 +142,25 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
         </div>
 
         <div className="mt-5 rounded-2xl border border-neutral-200 p-5">
-          <p className="flex items-baseline gap-1.5">
+          <p className="flex flex-wrap items-baseline gap-x-1.5">
             <span data-testid="price" className="text-4xl font-semibold tracking-tight text-neutral-950">
-              {formatPrice(period === 'monthly' ? monthly.perMonthCents : annual.perMonthCents)}
+              {formatPrice(perMonthAfterCoupon ?? listPerMonth)}
             </span>
+            {perMonthAfterCoupon !== null && (
+              <s data-testid="price-before-coupon" className="text-lg text-neutral-500">
+                <span className="sr-only">{C.insteadOf} </span>
+                {formatPrice(listPerMonth)}
+              </s>
+            )}
             <span className="text-sm text-neutral-500">{TEXTS.pricing.perMonth}</span>
           </p>
           <p className="mt-1 min-h-5 text-sm text-neutral-500">
             {period === 'annual' ? (
               <>
-                {TEXTS.pricing.billedAnnually(formatPrice(annual.perPeriodCents))} ·{' '}
+                {perPeriodAfterCoupon !== null
+                  ? C.billedAnnuallyInsteadOf(formatPrice(perPeriodAfterCoupon), formatPrice(annual.perPeriodCents))
+                  : TEXTS.pricing.billedAnnually(formatPrice(annual.perPeriodCents))}{' '}
+                ·{' '}
                 <span className="font-medium text-emerald-700">{TEXTS.pricing.saving(formatPrice(annual.savingCents))}</span>
               </>
             ) : (
@@ -147,9 +186,13 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
             onChange={(event) => setCouponCode(event.target.value)}
             placeholder={TEXTS.pricing.couponPlaceholder}
             autoComplete="off"
+            aria-describedby="coupon-status"
             className="mt-1.5 h-10 w-full rounded-xl border border-neutral-200 px-3 text-sm font-normal placeholder:text-neutral-400 focus:border-neutral-950 focus:outline-none"
           />
         </label>
+        <p id="coupon-status" data-testid="coupon-status" aria-live="polite" className={couponLine ? `mt-1.5 text-sm ${couponLine.tone}` : undefined}>
+          {couponLine?.text}
+        </p>
 
         <Button size="lg" className="mt-4 w-full" disabled={pending || offer === 'checking'} aria-busy={offer === 'checking'} onClick={startCheckout}>
           {label}

@@ -17,7 +17,7 @@ const FREE_TIERS = new Set(['Free', 'Free Trial']);
 
 /**
  * The plan as check-subscription reports it: tier, 'Expires' or 'Next Billing',
- * the cancellation notice, Manage Subscription (Stripe's portal in a new tab)
+ * the cancellation notice, Manage Subscription (Stripe's portal, in this tab)
  * and cancelling, or Upgrade Plan for those without a subscription.
  */
 export function SubscriptionPlan() {

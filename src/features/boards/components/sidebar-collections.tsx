@@ -4,7 +4,6 @@ import { ChevronDownIcon, ChevronRightIcon } from '../../../components/ui/icons.
 import { useSession } from '../../../lib/auth-session.tsx';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { buildBoardTree, useBoards, type BoardNode } from '../api/list-boards.ts';
-import { useBoardsRealtime } from '../hooks/use-boards-realtime.ts';
 import { FolderIcon } from './board-icons.tsx';
 
 const T = TEXTS.boards;
@@ -37,14 +36,14 @@ function BoardLinks({ nodes }: { nodes: BoardNode[] }) {
 
 /**
  * The signed-in user's boards in the sidebar: a collapsible 'Collections' list,
- * open by default, nested, Favorites left out, kept live through Realtime.
+ * open by default, nested, Favorites left out, kept live through Realtime
+ * (BoardsLiveUpdates, at the app's root).
  * Collapsed (icon-only sidebar), each top-level board shows as its initial.
  */
 export function SidebarCollections({ collapsed }: { collapsed: boolean }) {
   const { user } = useSession();
   const userId = user?.id ?? null;
   const boards = useBoards(userId);
-  useBoardsRealtime(userId);
   const [open, setOpen] = useState(true);
 
   if (userId === null) return null;
