@@ -157,11 +157,16 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
           <p className="mt-1 min-h-5 text-sm text-neutral-500">
             {period === 'annual' ? (
               <>
-                {perPeriodAfterCoupon !== null
-                  ? C.billedAnnuallyInsteadOf(formatPrice(perPeriodAfterCoupon), formatPrice(annual.perPeriodCents))
-                  : TEXTS.pricing.billedAnnually(formatPrice(annual.perPeriodCents))}{' '}
-                ·{' '}
-                <span className="font-medium text-emerald-700">{TEXTS.pricing.saving(formatPrice(annual.savingCents))}</span>
+                {perPeriodAfterCoupon !== null ? (
+                  // Longer with the coupon: the saving goes on a line of its own rather than breaking inside.
+                  <>
+                    {C.billedAnnuallyInsteadOf(formatPrice(perPeriodAfterCoupon), formatPrice(annual.perPeriodCents))}
+                    <br />
+                  </>
+                ) : (
+                  <>{TEXTS.pricing.billedAnnually(formatPrice(annual.perPeriodCents))} · </>
+                )}
+                <span className="font-medium whitespace-nowrap text-emerald-700">{TEXTS.pricing.saving(formatPrice(annual.savingCents))}</span>
               </>
             ) : (
               texts.billedMonthly
