@@ -24,7 +24,7 @@ export function RefusedFilesNotice({ refused, onDismiss }: { refused: RefusedFil
       </div>
       <ul className="mt-1.5 space-y-0.5">
         {refused.map((file, index) => (
-          <li key={`${index}-${file.name}`} className="break-all">
+          <li key={`${index}-${file.name}`} className="[overflow-wrap:anywhere]">
             <span className="font-medium">{file.name}</span>: {reasonText(file.reason)}
           </li>
         ))}
