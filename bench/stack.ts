@@ -63,7 +63,8 @@ const BUDGETS = {
 };
 const ENGINE_NAMES: Record<Engine, string> = { postgres: 'PostgreSQL', pglite: 'PGlite' };
 const serverUrl = env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const BENCH_DATABASE = settings.reusedDatabase ?? 'obyect_bench_stack';
+// A name of this run's own: two runs on one server (other worktrees) must not drop each other's database.
+const BENCH_DATABASE = settings.reusedDatabase ?? `obyect_bench_stack_${process.pid}`;
 const log = (line = '') => process.stdout.write(`${line}\n`);
 
 function databaseUrl(name: string): string {
@@ -327,7 +328,10 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
     }
   } finally {
     await rm(dataDir, { recursive: true, force: true });
-    if (engine === 'postgres' && !settings.reusedDatabase && !settings.keepDatabase) await dropBenchDatabase();
+    if (engine === 'postgres' && !settings.reusedDatabase) {
+      if (settings.keepDatabase) log(`  kept the database ${BENCH_DATABASE} (BENCH_STACK_DATABASE=${BENCH_DATABASE} reuses it)`);
+      else await dropBenchDatabase();
+    }
   }
   return rows;
 }

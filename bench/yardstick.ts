@@ -87,7 +87,7 @@ function pageSql(query: URLSearchParams, linkKey: string): { text: string; value
   const link = (path: string) => `private.signed_object_url('ad-images', r.${path}, w.iat, w.iat + 86400, convert_to(${key}::text, 'UTF8'))`;
   const text = `select json_build_object(
       'ads', coalesce(jsonb_agg(r.card || jsonb_build_object('is_clear', true, 'preview_url', null,
-                                  'display_480_url', ${link('display_480_path')}, 'display_960_url', ${link('display_960_path')}))
+                                  'display_480_url', ${link('display_480_path')}, 'display_960_url', ${link('display_960_path')})
                         order by r.n) filter (where r.n <= ${PAGE_SIZE}), '[]'::jsonb),
       'next_cursor', case when count(*) > ${PAGE_SIZE}
                           then max(private.iso_utc(r.created_at) || '_' || r.id) filter (where r.n = ${PAGE_SIZE}) end)::text as body
