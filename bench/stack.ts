@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -10,6 +10,7 @@ import { migrate } from '../local/db/migrate.ts';
 import { openPglite } from '../local/db/pglite.ts';
 import { openPostgres, type PostgresDatabase } from '../local/db/postgres.ts';
 import { DEFAULT_DEMO_AD_COUNT } from '../local/seed/seed-demo.ts';
+import { writeImageLinkSecret } from '../local/storage/image-link-secret.ts';
 import type { TestUser } from '../tests/support/factories.ts';
 import { CpuMeter } from './cpu.ts';
 import { runLoad, type LoadResult } from './load.ts';
@@ -17,7 +18,7 @@ import { machineDescription, writeResults, type Figure } from './results.ts';
 import { findBenchData, seedBench, type BenchData } from './seed.ts';
 import { intFromEnv, listFromEnv } from './settings.ts';
 import {
-  accessToken, DEEP_PAGE, listAdsBody, stackCases, yardstickCases, yardstickPath, type HttpCase, type Listing, type StackCaller,
+  accessToken, DEEP_PAGE, listAdsBody, stackCases, yardstickCases, yardstickPath, type HttpCase, type StackCaller,
 } from './stack-cases.ts';
 
 /**
@@ -27,9 +28,10 @@ import {
  * first page, a deep page, by brand, by tag, a search, the ad page and its
  * neighbours, saving to a board, and a trivial signed-in read. PostgreSQL with
  * 100,000 ads, PGlite with the demo library's 640. In the same run the
- * yardstick (bench/yardstick.ts, a hand-written keyset route) answers the same
- * listing pages on the same data, and each figure is printed with its ratio to
- * the yardstick's. Misses print FAIL; only a failure to run exits non-zero.
+ * yardstick (bench/yardstick.ts, a hand-written keyset route, serving beside
+ * the stack on the same data) answers the same listing pages, each measured just
+ * before the stack's, and each figure is printed with its ratio to the
+ * yardstick's. Misses print FAIL; only a failure to run exits non-zero.
  *
  * BENCH_STACK_DATABASE=<name> reuses a seeded PostgreSQL database (not dropped);
  * BENCH_KEEP_DATABASE=1 keeps the one this run seeds; BENCH_STACK_CPU_PROF=<dir>
@@ -61,6 +63,8 @@ const BUDGETS = {
   trivialReadPerSecond: 1000 * 5,
   p99: 100,
 };
+/** The first case on a freshly started server warms up at least this long. */
+const FIRST_WARMUP_SECONDS = 3;
 const ENGINE_NAMES: Record<Engine, string> = { postgres: 'PostgreSQL', pglite: 'PGlite' };
 const serverUrl = env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 // A name of this run's own: two runs on one server (other worktrees) must not drop each other's database.
@@ -135,6 +139,8 @@ async function seeded(db: Database, engine: Engine, reuse: boolean): Promise<Omi
     data = (await seedBench(db, settings.ads[engine])).data;
     log(`  migrated and seeded ${data.adCount.toLocaleString('en-US')} ads on ${ENGINE_NAMES[engine]} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
+  // As the stack does at its start: the yardstick signs with it too, and may start first.
+  await writeImageLinkSecret(db, settings.jwtSecret);
   return { data, boards: { free: await benchBoard(db, data.free), subscriber: await benchBoard(db, data.subscriber) } };
 }
 
@@ -222,22 +228,27 @@ async function probe(url: string, bench: HttpCase, headers: Record<string, strin
 async function measureCases(
   engine: Engine,
   ads: number,
-  server: Server,
   cases: HttpCase[],
+  serverOf: (bench: HttpCase) => Server,
   headersOf: (bench: HttpCase) => Record<string, string>,
 ): Promise<Row[]> {
   const admin = engine === 'postgres' ? await openPostgres({ connectionString: databaseUrl(BENCH_DATABASE), max: 1 }) : null;
   const rows: Row[] = [];
+  const warmed = new Set<Server>();
   try {
     for (const bench of cases) {
+      const server = serverOf(bench);
       const headers = headersOf(bench);
       await probe(server.url, bench, headers);
       const request: Request = { url: server.url + bench.path, method: bench.method, headers, body: bench.body, connections: settings.connections, seconds: settings.seconds };
-      if (settings.warmupSeconds > 0) await runLoad({ ...request, seconds: settings.warmupSeconds });
+      // A fresh process compiles its hot code and fills the engine's caches during its first seconds under load.
+      const warmup = warmed.has(server) || settings.warmupSeconds === 0 ? settings.warmupSeconds : Math.max(settings.warmupSeconds, FIRST_WARMUP_SECONDS);
+      warmed.add(server);
+      if (warmup > 0) await runLoad({ ...request, seconds: warmup });
       const runs: Run[] = [];
       for (let i = 0; i < settings.repeat; i += 1) runs.push(await measureRun(server, admin, request));
       // The median run by throughput, so its figures belong together.
-      const run = [...runs].sort((a, b) => a.result.perSecond - b.result.perSecond)[Math.floor((runs.length - 1) / 2)]!;
+      const run = [...runs].sort((x, y) => x.result.perSecond - y.result.perSecond)[Math.floor((runs.length - 1) / 2)]!;
       rows.push({ engine, ads, bench, run, runs });
       log(`  ${bench.name} as ${bench.caller}: ${run.result.perSecond.toFixed(0)} req/s, p50 ${run.result.p50.toFixed(1)} ms, `
         + `p99 ${run.result.p99.toFixed(1)} ms, ${run.result.errors} errors; CPU per request: server ${fixed(run.serverCpu, 2)} ms, `
@@ -268,72 +279,78 @@ async function deepCursor(fetchPage: (cursor: string | null) => Promise<Page>): 
   return cursor!;
 }
 
+/** Each yardstick page just before the stack's cases read against it, so that both meet about the same load. */
+function interleaved(stack: HttpCase[], yardstick: HttpCase[]): HttpCase[] {
+  const placed = new Set<HttpCase>();
+  const ordered: HttpCase[] = [];
+  for (const bench of stack) {
+    const own = yardstick.find((candidate) => candidate.listing === bench.listing);
+    if (own && !placed.has(own)) {
+      ordered.push(own);
+      placed.add(own);
+    }
+    ordered.push(bench);
+  }
+  return ordered;
+}
+
 async function benchEngine(engine: Engine): Promise<Row[]> {
   log(`${engine}:`);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'obyect-bench-stack-'));
-  const rows: Row[] = [];
+  const servers: Server[] = [];
   try {
     const prepared = await prepare(engine, dataDir);
-    const { anonKey } = await apiKeys(settings.jwtSecret);
-    const json = { 'content-type': 'application/json' };
-
+    let yardstickEnv = prepared.env;
+    if (engine === 'pglite') {
+      // A PGlite folder opens in one process at a time: the yardstick gets a copy of the seeded one.
+      const copy = path.join(dataDir, 'yardstick');
+      await cp(path.join(dataDir, 'pglite'), path.join(copy, 'pglite'), { recursive: true });
+      yardstickEnv = { DATA_DIR: copy };
+    }
+    // Both serve for the whole run (the idle one costs nothing), so the cases can alternate between them.
     const stack = await startServer('stack-server.ts', prepared.env, settings.cpuProfileDir);
-    let subscriberFirstPage: Page;
-    let subscriberToken: string;
-    try {
-      const issuer = `${stack.url}/auth/v1`;
-      const tokens: Record<StackCaller, string> = {
-        anon: anonKey,
-        free: await accessToken(prepared.data.free, settings.jwtSecret, issuer),
-        subscriber: await accessToken(prepared.data.subscriber, settings.jwtSecret, issuer),
-      };
-      subscriberToken = tokens.subscriber;
-      const headersOf = (bench: HttpCase) => ({
-        apikey: anonKey,
-        authorization: `Bearer ${tokens[bench.caller as StackCaller]}`,
-        ...(bench.method === 'POST' ? json : {}),
-      });
-      const listAds = async (cursor: string | null) => {
-        const bench: HttpCase = {
-          name: 'list_ads', kind: 'listing', caller: 'subscriber', listing: 'first page', method: 'POST', path: '/rest/v1/rpc/list_ads',
-          body: listAdsBody(cursor ? { cursor } : {}),
-        };
-        return (await probe(stack.url, bench, headersOf(bench))) as Page;
-      };
-      subscriberFirstPage = await listAds(null);
-      const cases = stackCases(prepared.data, await deepCursor(listAds), prepared.boards).filter(wanted);
-      rows.push(...(await measureCases(engine, prepared.data.adCount, stack, cases, headersOf)));
-    } finally {
-      await stop(stack.child);
-    }
+    servers.push(stack);
+    const yardstick = await startServer('yardstick.ts', yardstickEnv);
+    servers.push(yardstick);
 
-    const listings = new Set(rows.map((row) => row.bench.listing));
-    const yardstick = await startServer('yardstick.ts', prepared.env);
-    try {
-      const headers = { authorization: `Bearer ${subscriberToken}` };
-      const page = async (cursor: string | null) => {
-        const response = await fetch(yardstick.url + yardstickPath(cursor ? { cursor } : {}), { headers });
-        if (!response.ok) throw new Error(`The yardstick answered ${response.status}: ${await response.text()}`);
-        return (await response.json()) as Page;
-      };
-      // Comparable work: the yardstick's first page must be list_ads's for the subscriber, ad for ad.
-      const own = await page(null);
-      if (!isDeepStrictEqual(own.ads, subscriberFirstPage.ads)) {
-        throw new Error(`The yardstick's first page differs from list_ads's for the subscriber:\n${JSON.stringify(own.ads[0])}\n${JSON.stringify(subscriberFirstPage.ads[0])}`);
-      }
-      const cases = yardstickCases(prepared.data, await deepCursor(page)).filter((bench) => listings.has(bench.listing));
-      rows.push(...(await measureCases(engine, prepared.data.adCount, yardstick, cases, () => headers)));
-    } finally {
-      await stop(yardstick.child);
+    const { anonKey } = await apiKeys(settings.jwtSecret);
+    const issuer = `${stack.url}/auth/v1`;
+    const tokens: Record<StackCaller, string> = {
+      anon: anonKey,
+      free: await accessToken(prepared.data.free, settings.jwtSecret, issuer),
+      subscriber: await accessToken(prepared.data.subscriber, settings.jwtSecret, issuer),
+    };
+    // The yardstick is called as the subscriber: its JWT check is the same for every caller.
+    const headersOf = (bench: HttpCase): Record<string, string> => bench.caller === 'yardstick'
+      ? { authorization: `Bearer ${tokens.subscriber}` }
+      : { apikey: anonKey, authorization: `Bearer ${tokens[bench.caller]}`, ...(bench.method === 'POST' ? { 'content-type': 'application/json' } : {}) };
+    const pageOf = (server: Server, bench: HttpCase) => async () => (await probe(server.url, bench, headersOf(bench))) as Page;
+    const stackPage = (cursor: string | null) => pageOf(stack, {
+      name: 'list_ads', kind: 'listing', caller: 'subscriber', listing: 'first page', method: 'POST', path: '/rest/v1/rpc/list_ads',
+      body: listAdsBody(cursor ? { cursor } : {}),
+    })();
+    const yardstickPage = (cursor: string | null) => pageOf(yardstick, {
+      name: 'keyset route', kind: 'listing', caller: 'yardstick', listing: 'first page', method: 'GET', path: yardstickPath(cursor ? { cursor } : {}),
+    })();
+
+    // Comparable work: the yardstick's first page must be list_ads's for the subscriber, ad for ad.
+    const [own, theirs] = [await yardstickPage(null), await stackPage(null)];
+    if (!isDeepStrictEqual(own.ads, theirs.ads)) {
+      throw new Error(`The yardstick's first page differs from list_ads's for the subscriber:\n${JSON.stringify(own.ads[0])}\n${JSON.stringify(theirs.ads[0])}`);
     }
+    const onStack = stackCases(prepared.data, await deepCursor(stackPage), prepared.boards).filter(wanted);
+    const listings = new Set(onStack.map((bench) => bench.listing));
+    const onYardstick = yardstickCases(prepared.data, await deepCursor(yardstickPage)).filter((bench) => listings.has(bench.listing));
+    const serverOf = (bench: HttpCase) => (bench.caller === 'yardstick' ? yardstick : stack);
+    return await measureCases(engine, prepared.data.adCount, interleaved(onStack, onYardstick), serverOf, headersOf);
   } finally {
+    for (const server of servers) await stop(server.child);
     await rm(dataDir, { recursive: true, force: true });
     if (engine === 'postgres' && !settings.reusedDatabase) {
       if (settings.keepDatabase) log(`  kept the database ${BENCH_DATABASE} (BENCH_STACK_DATABASE=${BENCH_DATABASE} reuses it)`);
       else await dropBenchDatabase();
     }
   }
-  return rows;
 }
 
 interface Verdict {
@@ -369,8 +386,8 @@ function budgetOf(row: Row, verdict: Verdict): string {
 }
 
 function printTable(rows: Row[]): void {
-  log(`| engine | case | as | req/s | p50 ms | p99 ms | errors | × yardstick | CPU ms/req server | CPU ms/req PostgreSQL | budget | result |`);
-  log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  log(`| engine | case | as | req/s | p50 ms | p99 ms | errors | × yardstick | CPU ms/req server | CPU ms/req PostgreSQL | load | budget | result |`);
+  log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) {
     const { result } = row.run;
     const verdict = verdictOf(row, rows);
@@ -378,7 +395,7 @@ function printTable(rows: Row[]): void {
     const ratio = verdict.ratio === null ? '-' : `${verdict.ratio.toFixed(2)}${row.bench.kind === 'listing' ? '' : '*'}`;
     const outcome = row.bench.caller === 'yardstick' ? '-' : verdict.misses.length ? `FAIL: ${verdict.misses.join('; ')}` : 'pass';
     log(`| ${ENGINE_NAMES[row.engine]} | ${row.bench.name} | ${row.bench.caller} | ${result.perSecond.toFixed(0)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} `
-      + `| ${result.errors} | ${ratio} | ${fixed(row.run.serverCpu, 2)} | ${fixed(row.run.postgresCpu, 2)} | ${budgetOf(row, verdict)} | ${outcome} |`);
+      + `| ${result.errors} | ${ratio} | ${fixed(row.run.serverCpu, 2)} | ${fixed(row.run.postgresCpu, 2)} | ${row.run.load.toFixed(1)} | ${budgetOf(row, verdict)} | ${outcome} |`);
   }
 }
 

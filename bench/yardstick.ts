@@ -1,8 +1,10 @@
 /**
  * The yardstick of `npm run bench:stack`: a hand-written keyset route over the
- * same data, run as its own process on the same database in place of the stack,
- * so that each listing figure of the stack can be read as a share of what a
- * plain route does on this machine. It lives in bench/ and never in the product.
+ * same data, run as a process of its own beside the stack (on the same
+ * PostgreSQL database, or on a copy of the same seeded PGlite folder), so that
+ * each listing figure of the stack can be read as a share of what a plain route
+ * does on this machine at about the same moment. It lives in bench/ and never
+ * in the product.
  *
  * What it does, per request (GET /ads?brand=&tag=&search=&cursor=):
  * - verifies the bearer JWT with the stack's secret (HS256, jose, every request;
@@ -31,6 +33,8 @@
  * planned on every call (an unnamed statement), as the stack's are.
  */
 import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { InvalidJwtError, verifyJwt } from '../local/auth/jwt.ts';
 import { readConfig } from '../local/config.ts';
 import type { Database } from '../local/db/database.ts';
@@ -80,7 +84,7 @@ function rangeSql(query: URLSearchParams, values: unknown[]): string {
 }
 
 /** The whole answer as text: {"ads": [...60 cards with their links], "next_cursor"}. */
-function pageSql(query: URLSearchParams, linkKey: string): { text: string; values: unknown[] } {
+export function pageSql(query: URLSearchParams, linkKey: string): { text: string; values: unknown[] } {
   const values: unknown[] = [];
   const range = rangeSql(query, values);
   const key = `$${values.push(linkKey)}`;
@@ -114,32 +118,36 @@ async function answer(db: Database, secret: string, linkKey: string, request: ht
   send(response, 200, rows[0]!.body);
 }
 
-const config = readConfig();
-const db = await openLocalDatabase(config);
-// Read once: a hand-written route keeps its signing key in memory (list_ads reads it from the table every call).
-const { rows } = await db.query<{ value: string }>(`select value from private.settings where key = 'image_link_secret'`);
-const linkKey = rows[0]?.value;
-if (!linkKey) throw new Error('private.settings has no image_link_secret: start the stack on this database once first');
+async function main(): Promise<void> {
+  const config = readConfig();
+  const db = await openLocalDatabase(config);
+  // Read once: a hand-written route keeps its signing key in memory (list_ads reads it from the table every call).
+  const { rows } = await db.query<{ value: string }>(`select value from private.settings where key = 'image_link_secret'`);
+  const linkKey = rows[0]?.value;
+  if (!linkKey) throw new Error('private.settings has no image_link_secret: start the stack on this database once first');
 
-const server = http.createServer((request, response) => {
-  request.resume();
-  answer(db, config.JWT_SECRET, linkKey, request, response).catch((error: unknown) => {
-    const status = error instanceof InvalidJwtError ? 401 : error instanceof BadRequest ? 400 : 500;
-    send(response, status, JSON.stringify({ message: (error as Error).message }));
+  const server = http.createServer((request, response) => {
+    request.resume();
+    answer(db, config.JWT_SECRET, linkKey, request, response).catch((error: unknown) => {
+      const status = error instanceof InvalidJwtError ? 401 : error instanceof BadRequest ? 400 : 500;
+      send(response, status, JSON.stringify({ message: (error as Error).message }));
+    });
   });
-});
-server.listen(config.PORT, '127.0.0.1', () => {
-  const { port } = server.address() as { port: number };
-  console.log(`Yardstick is running at http://127.0.0.1:${port}`);
-});
-process.once('SIGTERM', () => {
-  server.close();
-  server.closeAllConnections();
-  db.close().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(`Stopping failed: ${(error as Error).message}`);
-      process.exit(1);
-    },
-  );
-});
+  server.listen(config.PORT, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number };
+    console.log(`Yardstick is running at http://127.0.0.1:${port}`);
+  });
+  process.once('SIGTERM', () => {
+    server.close();
+    server.closeAllConnections();
+    db.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`Stopping failed: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
+  });
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
