@@ -216,13 +216,23 @@ async function measureRun(server: Server, admin: PostgresDatabase | null, reques
 
 const fixed = (value: number | null, digits = 1) => (value === null ? 'n/a' : value.toFixed(digits));
 
-/** One request, its status checked: a case that cannot answer once is a failure to run, not a figure. */
+/**
+ * One request, its status checked: a case that cannot answer is a failure to
+ * run, not a figure. A server error is retried twice (and printed): on PGlite,
+ * pgcrypto's hmac(), which signs the image links, now and then fails with
+ * 'Cipher cannot be initialized' (see 20261101002300_cursor_hmac_core_sha256.sql);
+ * under load such answers count as the case's errors.
+ */
 async function probe(url: string, bench: HttpCase, headers: Record<string, string>): Promise<unknown> {
   const body = typeof bench.body === 'function' ? bench.body(0, 0) : bench.body;
-  const response = await fetch(url + bench.path, { method: bench.method, headers, body });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${bench.name} as ${bench.caller} answered ${response.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text) as unknown;
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await fetch(url + bench.path, { method: bench.method, headers, body });
+    const text = await response.text();
+    if (response.ok) return JSON.parse(text) as unknown;
+    const failure = `${bench.name} as ${bench.caller} answered ${response.status}: ${text.slice(0, 500)}`;
+    if (response.status < 500 || attempt === 3) throw new Error(failure);
+    log(`  ${failure}; trying again`);
+  }
 }
 
 async function measureCases(
