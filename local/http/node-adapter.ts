@@ -178,19 +178,40 @@ function limitedBody(req: IncomingMessage, maxBytes: number, onTooLarge: () => v
 const LINGER_MS = 5_000;
 
 /**
- * After an answer to a request whose body did not arrive whole (refused over
- * its limit, or not read by the API), the connection stays open a while
- * before it is closed. Closing it at once would reset it while the client is
- * still sending, and a reset can take the answer with it; within the linger
- * the client reads the answer and stops. What is left is never read into memory.
+ * Called before answering: if the request's body has not arrived whole (refused over its limit, or not read by
+ * the API), the connection closes the way a careful server closes it. Node would destroy the socket as soon as
+ * the answer is written when the request asked for `Connection: close`; with the client still sending, that
+ * resets the connection, and a reset makes the client's system throw away the answer it had not read yet. So
+ * the socket only half-closes after the answer (the client reads it, then sees the end), what still arrives is
+ * read and dropped (never kept in memory), and the socket is destroyed when the client closes its side or after
+ * LINGER_MS.
  */
 function lingerUnlessComplete(req: IncomingMessage): void {
   if (req.complete) return;
-  const socket = req.socket;
+  const socket = req.socket as Duplex & { destroySoon?: () => void };
+  let lingering = false;
+  const linger = () => {
+    if (lingering) return;
+    lingering = true;
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+    socket.once('end', () => socket.destroy());
+    req.once('end', () => clearTimeout(timer));
+    socket.end();
+    req.resume();
+    socket.resume();
+  };
+  // Node calls destroySoon once a last answer is written; every other answer keeps the socket for the next request.
+  const destroySoon = socket.destroySoon;
+  socket.destroySoon = linger;
   const timer = setTimeout(() => socket.destroy(), LINGER_MS);
   timer.unref();
   socket.once('close', () => clearTimeout(timer));
-  req.once('end', () => clearTimeout(timer));
+  req.once('end', () => {
+    clearTimeout(timer);
+    if (!lingering) socket.destroySoon = destroySoon;
+  });
 }
 
 /** Node's server settings for the limits: the request line and headers together at most limits.headerBytes. */
@@ -244,9 +265,9 @@ export function nodeListener(handler: ApiHandler, origin: () => string, limits: 
         return;
       }
       const { body, headers } = stackErrorBody(pathname, status, code, message);
+      lingerUnlessComplete(req);
       res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
       res.end(body);
-      lingerUnlessComplete(req);
     };
 
     if (Buffer.byteLength(rawUrl) > limits.urlBytes) {
@@ -278,8 +299,8 @@ export function nodeListener(handler: ApiHandler, origin: () => string, limits: 
           return;
         }
         answered = true;
-        await sendWebResponse(response, res, req.method, req.headers['accept-encoding']);
         lingerUnlessComplete(req);
+        await sendWebResponse(response, res, req.method, req.headers['accept-encoding']);
       })
       .catch((error: unknown) => {
         if (answered && res.headersSent && !res.writableEnded) {

@@ -13,7 +13,7 @@ import {
 import {
   errorResponse, isConnectionFailure, isDatabaseError, RestError, restErrorOfDatabase, unreachableDatabase,
 } from './rest-error.ts';
-import { AnonymousAnswerCache } from './anonymous-cache.ts';
+import { SharedAnswerCache } from './shared-answer-cache.ts';
 import { CALL_CTE, callCte, resolveFunction, resultSource } from './rpc-sql.ts';
 import { EXPOSED_SCHEMA, loadSchemaCache, type Relation, type SchemaCache } from './schema-cache.ts';
 import { qualified, quoteIdent, SqlParameters } from './sql-parameters.ts';
@@ -95,7 +95,7 @@ interface RequestContext {
 
 export function createRestApi(ctx: ApiContext): RestApi {
   const schemaCache = new SchemaCacheHolder(ctx.db);
-  const anonymousCache = new AnonymousAnswerCache(ctx.db);
+  const sharedAnswers = new SharedAnswerCache(ctx.db);
 
   async function handle(request: Request, claims: { current: AccessClaims | null }): Promise<Response> {
     const url = new URL(request.url);
@@ -122,12 +122,12 @@ export function createRestApi(ctx: ApiContext): RestApi {
 
     const rpc = segments.length === 2 && segments[0] === 'rpc' ? segments[1]! : null;
     if (rpc !== null && context.prefer.tx !== 'rollback' && ['GET', 'HEAD', 'POST'].includes(request.method)
-      && anonymousCache.applies(caller, rpc)) {
-      const version = await anonymousCache.versionOf(rpc);
-      if (version !== null) {
+      && sharedAnswers.applies(caller, rpc)) {
+      const call = await sharedAnswers.callOf(caller, rpc);
+      if (call !== null) {
         context.bodyText = request.method === 'POST' ? await readBodyText(request, ctx.config.MAX_REQUEST_BODY_BYTES) : '';
-        const key = AnonymousAnswerCache.key(caller, request, url, context.bodyText);
-        return anonymousCache.answer(key, version, () => execute(context, caller, rpc, segments));
+        const key = SharedAnswerCache.key(caller, call, request, url, context.bodyText);
+        return sharedAnswers.answer(key, caller, call, () => execute(context, caller, rpc, segments));
       }
     }
     return execute(context, caller, rpc, segments);
@@ -402,7 +402,7 @@ export function createRestApi(ctx: ApiContext): RestApi {
       if (isDatabaseError(error)) {
         if (SCHEMA_CHANGED.has(error.code!)) {
           schemaCache.markStale();
-          anonymousCache.reset();
+          sharedAnswers.reset();
         }
         return errorResponse(restErrorOfDatabase(error, claims.current !== null && claims.current.role !== 'anon'));
       }
@@ -413,7 +413,7 @@ export function createRestApi(ctx: ApiContext): RestApi {
   };
   return Object.assign(handler, {
     reloadSchema: () => {
-      anonymousCache.reset();
+      sharedAnswers.reset();
       return schemaCache.reload();
     },
   });

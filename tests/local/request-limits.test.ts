@@ -13,6 +13,7 @@ import { requestLimitsOf, type RequestLimits } from '../../local/http/request-li
 import { createRestApi } from '../../local/rest/rest-api.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack.ts';
 import { openTestDatabase } from '../support/engines.ts';
+import { freePort, startStackProcess, stackKeys, type StackProcess } from '../support/stack-process.ts';
 import { grantAdmin, newUser } from '../support/factories.ts';
 import { newLocalConfig, TEST_ORIGIN, userToken } from '../support/local-config.ts';
 
@@ -451,4 +452,27 @@ describe('the local stack under oversized and malformed requests', () => {
       expect(flat.message ?? flat.msg, `${name}: ${body}`).toBeTruthy();
     }
   });
+});
+
+describe('the local stack in its own process, refusing a body while the client still sends', () => {
+  let dataDir: string;
+  let stack: StackProcess;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'obyect-limits-process-'));
+    stack = await startStackProcess({ env: { DATA_DIR: dataDir, PORT: String(await freePort()) } });
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('lets a client that asked to close the connection read the 413 every time, instead of a reset', async () => {
+    // Destroyed at once under a client still sending, a socket is reset, and the reset throws away the unread answer.
+    const { anonKey } = await stackKeys();
+    const headers = { apikey: anonKey, authorization: `Bearer ${anonKey}`, 'content-type': 'application/json', connection: 'close' };
+    const statuses: (number | null)[] = [];
+    for (let i = 0; i < 30; i += 1) statuses.push((await sendBody(`${stack.url}/rest/v1/brands`, { total: 64 * MiB, headers })).status);
+    expect(statuses).toEqual(statuses.map(() => 413));
+  }, 120_000);
 });

@@ -109,6 +109,32 @@ describeOnEngines('entitlement', (ctx) => {
     });
   });
 
+  describe('private.answer_class_of(user)', () => {
+    const classOf = async (userId: string | null) =>
+      (await ctx.db.query<{ class: string }>('select private.answer_class_of($1::uuid) as class', [userId])).rows[0]!.class;
+
+    it.each(accessCases)('agrees with has_valid_access() for $name', async ({ rows, expected }) => {
+      const user = await newUser(ctx.db);
+      for (const row of rows) await subscribe(ctx.db, user, row);
+      expect(await classOf(user.id)).toBe(expected ? 'access' : 'member');
+    });
+
+    it('is anon for nobody, access for an admin, member for a user unknown to auth', async () => {
+      const admin = await newUser(ctx.db);
+      await grantAdmin(ctx.db, admin);
+      expect(await classOf(null)).toBe('anon');
+      expect(await classOf(admin.id)).toBe('access');
+      expect(await classOf('00000000-0000-4000-8000-000000000000')).toBe('member');
+    });
+
+    it('cannot be called through the API by anonymous or signed-in callers', async () => {
+      const user = await newUser(ctx.db);
+      for (const actor of [anon, userActor(user)]) {
+        await expectPgError(queryAs(ctx.db, actor, 'select private.answer_class_of($1::uuid)', [user.id]), { code: '42501' });
+      }
+    });
+  });
+
   describe('is_admin()', () => {
     it('is true only for a user with an admin grant', async () => {
       const admin = await newUser(ctx.db);

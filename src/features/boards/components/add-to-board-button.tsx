@@ -6,11 +6,16 @@ import { signInWithNextPath } from '../../../lib/auth-redirects.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { BookmarkPlusIcon } from '../../../components/ui/icons.tsx';
 import { Popover } from '../../../components/ui/popover.tsx';
-import { useBoardPicker } from '../hooks/use-board-picker.ts';
 import { useIsMobile } from '../../../hooks/use-is-mobile.ts';
-import { AddToBoardPanel, BOARD_NAME_INPUT_ATTRIBUTE } from './add-to-board-panel.tsx';
+import { BOARD_NAME_INPUT_ATTRIBUTE } from './board-name-input.ts';
 
 const AddToBoardSheet = lazy(() => import('./add-to-board-sheet.tsx'));
+const loadPicker = () => import('./open-board-picker.tsx');
+const OpenBoardPicker = lazy(loadPicker);
+/** Hovering or focusing the button fetches the panel's code, so it is there by the click. */
+const preloadPicker = () => {
+  void loadPicker();
+};
 
 /** Popover size on desktop (spec). */
 export const PANEL_WIDTH_PX = 320;
@@ -27,20 +32,6 @@ const keepOpenWhileNaming = (event: KeyboardEvent) => {
 
 function TriggerIcon({ size }: { size: 'card' | 'detail' }) {
   return <BookmarkPlusIcon className={size === 'card' ? 'h-[18px] w-[18px]' : 'h-5 w-5'} />;
-}
-
-interface OpenPickerProps {
-  adId: string;
-  userId: string;
-  titleId: string;
-  onClose: () => void;
-  renderTitle: (text: string) => ReactNode;
-}
-
-/** The panel's boards, memberships and pending changes: mounted only while the panel is open, not once per card. */
-function OpenPicker({ adId, userId, titleId, onClose, renderTitle }: OpenPickerProps) {
-  const picker = useBoardPicker(adId, userId, true);
-  return <AddToBoardPanel picker={picker} titleId={titleId} onClose={onClose} onConfirmed={onClose} renderTitle={renderTitle} />;
 }
 
 /**
@@ -69,7 +60,11 @@ export function AddToBoardButton({ ad, size = 'card' }: { ad: Pick<Ad, 'id'>; si
   }
 
   const panel = (renderTitle: (text: string) => ReactNode) => (
-    <OpenPicker adId={ad.id} userId={user.id} titleId={titleId} onClose={() => setOpen(false)} renderTitle={renderTitle} />
+    // The popover and the sheet have a fixed size: while the panel's code arrives they say what the panel says while
+    // its boards arrive, and nothing shifts.
+    <Suspense fallback={<p className="px-3 py-6 text-center text-sm text-neutral-500">{TEXTS.boards.loadingBoards}</p>}>
+      <OpenBoardPicker adId={ad.id} userId={user.id} titleId={titleId} onClose={() => setOpen(false)} renderTitle={renderTitle} />
+    </Suspense>
   );
   const titleClasses = 'truncate text-base font-semibold text-neutral-950';
 
@@ -86,6 +81,8 @@ export function AddToBoardButton({ ad, size = 'card' }: { ad: Pick<Ad, 'id'>; si
           aria-expanded={open}
           data-state={open ? 'open' : 'closed'}
           onClick={() => setOpen(!open)}
+          onPointerEnter={preloadPicker}
+          onFocus={preloadPicker}
         >
           <TriggerIcon size={size} />
         </button>
@@ -111,7 +108,7 @@ export function AddToBoardButton({ ad, size = 'card' }: { ad: Pick<Ad, 'id'>; si
       open={open}
       onOpenChange={setOpen}
       renderTrigger={(trigger) => (
-        <button {...trigger} className={triggerClasses[size]} aria-label={label} title={label}>
+        <button {...trigger} className={triggerClasses[size]} aria-label={label} title={label} onPointerEnter={preloadPicker} onFocus={preloadPicker}>
           <TriggerIcon size={size} />
         </button>
       )}

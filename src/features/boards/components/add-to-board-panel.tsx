@@ -5,12 +5,12 @@ import { TEXTS } from '../../../lib/spec-texts.ts';
 import { buildBoardTree, type BoardNode } from '../api/list-boards.ts';
 import type { useBoardPicker } from '../hooks/use-board-picker.ts';
 import { FolderIcon, PlusIcon } from './board-icons.tsx';
+import { BOARD_NAME_INPUT_ATTRIBUTE } from './board-name-input.ts';
 
 const T = TEXTS.boards;
 /** Each level of the board tree indents this much (spec). */
 export const BOARD_INDENT_PX = 20;
 /** Marks the inline board name input, so Escape there cancels the input rather than closing the panel. */
-export const BOARD_NAME_INPUT_ATTRIBUTE = 'data-board-name-input';
 
 type Picker = ReturnType<typeof useBoardPicker>;
 

@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRestApi, type RestApi } from '../../local/rest/rest-api.ts';
+import { SharedAnswerCache } from '../../local/rest/shared-answer-cache.ts';
 import { anon, queryAs, userActor } from '../support/acting.ts';
 import { describeOnEngines } from '../support/engines.ts';
-import { newAd, newBrand, newCategory, newPersonas, newTag, newType, type Personas, type TestAd } from '../support/factories.ts';
+import { newAd, newBrand, newCategory, newPersonas, newSubscription, newTag, newType, newUser, type Personas, type TestAd } from '../support/factories.ts';
 import { newLocalConfig, TEST_ORIGIN, userToken } from '../support/local-config.ts';
 
 /**
- * rest/v1 keeps anonymous answers of the functions the database lists in
- * private.anonymous_answer_versions (list_ads) until a write to a table they
- * read commits. Every check compares the API's answer with the same call made
- * in SQL as the same caller at that moment.
+ * rest/v1 keeps answers of the functions the database lists in
+ * private.anonymous_answer_versions (list_ads) per answer class (anonymous,
+ * signed in without access, with access) until a write to a table they read
+ * commits. Every check compares the API's answer with the same call made in
+ * SQL as the same caller at that moment.
  */
-describeOnEngines('rest/v1 cache of anonymous list_ads answers', (ctx) => {
+describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) => {
   let config: Awaited<ReturnType<typeof newLocalConfig>>;
   let api: RestApi;
   let people: Personas;
@@ -148,6 +150,67 @@ describeOnEngines('rest/v1 cache of anonymous list_ads answers', (ctx) => {
     expect(free).toBe(freeSql!.page);
     expect(free).not.toBe(subscriberSql!.page);
     expect(await anonText()).toBe(await sqlPage());
+  });
+
+  it('serves one subscriber the answer computed for another, and never to a free account', async () => {
+    const pageAs = async (user: Personas[keyof Personas]) => (await call({}, await userToken(config, user))).text();
+    const subscriberFirst = await pageAs(people.subscriber);
+    const [subscriberSql] = await queryAs<{ page: string }>(ctx.db, userActor(people.subscriber), 'select public.list_ads()::text as page');
+    expect(subscriberFirst).toBe(subscriberSql!.page);
+    const freeFirst = await pageAs(people.free);
+    // Changed behind the triggers' back: only a kept answer can still show the old name.
+    await renameBrandQuietly('Renamed For Members');
+    try {
+      // Every caller with access shares the subscriber's answer: the trial, the cancelled-in-period and the admin.
+      for (const user of [people.trialing, people.cancelledInPeriod, people.admin]) expect(await pageAs(user)).toBe(subscriberFirst);
+      // Every member without access shares the free account's, never the subscribers'.
+      for (const user of [people.other, people.expired, people.flagged]) {
+        const page = await pageAs(user);
+        expect(page).toBe(freeFirst);
+        expect(page).not.toBe(subscriberFirst);
+      }
+    } finally {
+      await ctx.db.query('update public.brands set name = $2 where id = $1', [brandId, 'Cached Brand']);
+    }
+  });
+
+  it('gives a subscriber whose access ended the members’ answer at the next request, with no write to what list_ads reads', async () => {
+    const lapsing = await newUser(ctx.db);
+    await newSubscription(ctx.db, lapsing, 'active', { tier: 'monthly' });
+    const token = await userToken(config, lapsing);
+    const before = await (await call({}, token)).text();
+    const versionBefore = await version();
+    await ctx.db.query(`update public.subscriptions set status = 'canceled', current_period_end = now() - interval '1 day' where user_id = $1`, [lapsing.id]);
+    expect(await version()).toBe(versionBefore);
+    const after = await (await call({}, token)).text();
+    const [memberSql] = await queryAs<{ page: string }>(ctx.db, userActor(lapsing), 'select public.list_ads()::text as page');
+    expect(after).toBe(memberSql!.page);
+    expect(after).not.toBe(before);
+  });
+
+  it('keeps no answer computed while the caller’s access changed, so the class it was read for never gets it', async () => {
+    const switching = await newUser(ctx.db);
+    const claims = { role: 'authenticated', sub: switching.id, aud: 'authenticated' } as const;
+    const cache = new SharedAnswerCache(ctx.db);
+    const shared = await cache.callOf(claims, 'list_ads');
+    expect(shared?.answerClass).toBe('member');
+    const key = 'switching-member-page';
+    let computed = 0;
+    // The caller subscribes between the read of their class and the call's answer.
+    await cache.answer(key, claims, shared!, async () => {
+      computed += 1;
+      await newSubscription(ctx.db, switching, 'active', { tier: 'monthly' });
+      return new Response('{"computed":"with access"}', { status: 200 });
+    });
+    const member = await newUser(ctx.db);
+    const memberCall = await cache.callOf({ role: 'authenticated', sub: member.id, aud: 'authenticated' }, 'list_ads');
+    expect(memberCall).toEqual(shared);
+    const answer = await cache.answer(key, { role: 'authenticated', sub: member.id, aud: 'authenticated' }, memberCall!, async () => {
+      computed += 1;
+      return new Response('{"computed":"as a member"}', { status: 200 });
+    });
+    expect(await answer.text()).toBe('{"computed":"as a member"}');
+    expect(computed).toBe(2);
   });
 
   it('keys answers by arguments and by the headers that shape them', async () => {

@@ -3,17 +3,24 @@ import type { Database } from '../db/database.ts';
 import { isDatabaseError } from './rest-error.ts';
 
 /**
- * Answers to anonymous function calls, kept while the database says they
- * still hold. The database declares which functions qualify in
+ * Answers to function calls that many callers share, kept while the database
+ * says they still hold. The database declares which functions qualify in
  * private.anonymous_answer_versions (name, version): a function listed there
- * answers an anonymous caller from the rows of tables whose every writing
- * statement bumps its version in the same transaction. Each request reads the
- * versions (one small query) before anything else, so an answer is served
- * only while no write has committed since it was computed; an answer computed
- * while a write commits is stored under the version read before it, which the
- * next request already finds outdated. Answers were made by running the call
- * as the same anonymous claims under row-level security; the key holds those
- * claims, the call and every header that shapes the answer.
+ * answers from the rows of tables whose every writing statement bumps its
+ * version in the same transaction, and depends on its caller only through the
+ * caller's answer class (private.answer_class_of: 'anon', 'member' signed in
+ * without valid access, 'access' with it). Answers are kept per class, so a
+ * subscriber's answer serves every subscriber and never a free account.
+ *
+ * Each request reads the versions before anything else, by a query that
+ * started after it arrived, so an answer is served only while no write has
+ * committed since it was computed; an answer computed while a write commits is
+ * stored under the version read before it, which the next request already
+ * finds outdated. Anonymous callers share that query; a signed-in caller's
+ * query also reads their class, at that moment (a subscription that ended is
+ * seen by the next request). Answers were made by running the call as a caller
+ * of that class under row-level security; the key holds the role, the class,
+ * the call and every header that shapes the answer.
  *
  * Answers also hold signed image links, cut per window of time by the
  * database (private.image_link_window_start): the version read carries the
@@ -22,8 +29,12 @@ import { isDatabaseError } from './rest-error.ts';
  * A database without the table (or where the API's login cannot read it)
  * simply has no cache.
  */
-const VERSIONS_SQL = `select function_name, version::text || '@' || private.image_link_window_start(now())::text as version
-                        from private.anonymous_answer_versions`;
+const VERSION_SQL = `version::text || '@' || private.image_link_window_start(now())::text`;
+const VERSIONS_SQL = `select function_name, ${VERSION_SQL} as version from private.anonymous_answer_versions`;
+/** One signed-in caller's class and the function's version, in one statement. */
+const CALLER_VERSION_SQL = `select private.answer_class_of($1::uuid) as answer_class, ${VERSION_SQL} as version
+                              from private.anonymous_answer_versions where function_name = $2`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_ENTRIES = 256;
 const MAX_BODY_CHARS = 2_000_000;
 /** Headers that change an answer besides the method, path, query and body. */
@@ -34,6 +45,12 @@ interface VersionRow {
   version: string;
 }
 
+/** What the cache needs to know of one call: the class its answer is shared by, and the version it must match. */
+export interface SharedCall {
+  answerClass: string;
+  version: string;
+}
+
 interface Entry {
   version: string;
   status: number;
@@ -41,7 +58,7 @@ interface Entry {
   body: string | null;
 }
 
-export class AnonymousAnswerCache {
+export class SharedAnswerCache {
   private readonly entries = new Map<string, Entry>();
   private readonly computing = new Map<string, Promise<Entry | null>>();
   private disabled = false;
@@ -66,25 +83,35 @@ export class AnonymousAnswerCache {
 
   /** Whether a call of this function by this caller may be answered from the cache at all. */
   applies(claims: AccessClaims, functionName: string): boolean {
-    return !this.disabled && claims.role === 'anon' && (this.names === null || this.names.has(functionName));
+    if (this.disabled || (this.names !== null && !this.names.has(functionName))) return false;
+    // An anonymous caller names nobody; a signed-in one names the user the class is read for.
+    if (claims.role === 'anon') return claims.sub === undefined;
+    return claims.role === 'authenticated' && typeof claims.sub === 'string' && UUID.test(claims.sub);
   }
 
-  /** The function's current version, or null when it has none (or the cache is off). */
-  async versionOf(functionName: string): Promise<string | null> {
-    let rows: VersionRow[];
+  /** The caller's class and the function's current version, or null when it has none (or the cache is off). */
+  async callOf(claims: AccessClaims, functionName: string): Promise<SharedCall | null> {
     try {
-      rows = await this.readVersions();
+      if (claims.role === 'anon') {
+        const rows = await this.readVersions();
+        this.names = new Set(rows.map((row) => row.function_name));
+        const version = rows.find((row) => row.function_name === functionName)?.version;
+        return version === undefined ? null : { answerClass: 'anon', version };
+      }
+      // Which functions qualify is learnt once from the shared versions query; others skip the cache's query.
+      if (this.names === null) this.names = new Set((await this.readVersions()).map((row) => row.function_name));
+      if (!this.names.has(functionName)) return null;
+      const { rows } = await this.db.query<{ answer_class: string; version: string }>(CALLER_VERSION_SQL, [claims.sub, functionName]);
+      return rows[0] ? { answerClass: rows[0].answer_class, version: rows[0].version } : null;
     } catch (error) {
-      // No such table or schema, or no right to read it: this database has no cache.
-      if (isDatabaseError(error) && ['42P01', '3F000', '42501'].includes(error.code!)) {
+      // No such table, schema or function, or no right to use it: this database has no cache.
+      if (isDatabaseError(error) && ['42P01', '3F000', '42501', '42883'].includes(error.code!)) {
         this.disabled = true;
         this.entries.clear();
         return null;
       }
       throw error;
     }
-    this.names = new Set(rows.map((row) => row.function_name));
-    return rows.find((row) => row.function_name === functionName)?.version ?? null;
   }
 
   /**
@@ -115,16 +142,17 @@ export class AnonymousAnswerCache {
     return running;
   }
 
-  static key(claims: AccessClaims, request: Request, url: URL, body: string): string {
+  static key(claims: AccessClaims, call: SharedCall, request: Request, url: URL, body: string): string {
     const headers = KEY_HEADERS.map((name) => request.headers.get(name) ?? '');
-    return JSON.stringify([claims, request.method, url.pathname, url.search, headers, body]);
+    return JSON.stringify([claims.role, call.answerClass, request.method, url.pathname, url.search, headers, body]);
   }
 
   /**
    * The cached answer under this version, or compute() run once for all the
    * requests asking at the same time, kept when it succeeded.
    */
-  async answer(key: string, version: string, compute: () => Promise<Response>): Promise<Response> {
+  async answer(key: string, claims: AccessClaims, call: SharedCall, compute: () => Promise<Response>): Promise<Response> {
+    const { version } = call;
     const cached = this.entries.get(key);
     if (cached && cached.version === version) return responseOf(cached);
     const flightKey = `${version}\n${key}`;
@@ -146,6 +174,12 @@ export class AnonymousAnswerCache {
       }
       const body = response.body === null ? null : await response.text();
       const entry: Entry = { version, status: response.status, headers: [...response.headers], body };
+      // The call ran after the class was read: if the caller's access changed in between, the answer is theirs
+      // alone, never one to hand the class it was not computed for.
+      if (!(await this.sameClass(claims, call))) {
+        settle(null);
+        return responseOf(entry);
+      }
       if (body === null || body.length <= MAX_BODY_CHARS) this.store(key, entry);
       settle(entry);
       return responseOf(entry);
@@ -155,6 +189,12 @@ export class AnonymousAnswerCache {
     } finally {
       this.computing.delete(flightKey);
     }
+  }
+
+  private async sameClass(claims: AccessClaims, call: SharedCall): Promise<boolean> {
+    if (claims.role === 'anon') return true;
+    const { rows } = await this.db.query<{ answer_class: string }>('select private.answer_class_of($1::uuid) as answer_class', [claims.sub]);
+    return rows[0]?.answer_class === call.answerClass;
   }
 
   private store(key: string, entry: Entry): void {
