@@ -7,6 +7,7 @@ import { callAs, measure, percentile, type RunLimits } from './measure.ts';
 import { checkPlans, describeScans, disablePlanCapture, enablePlanCapture, renderPlan, type PlanCheck } from './plans.ts';
 import { machineDescription, writeResults, type Figure } from './results.ts';
 import { seedBench, type BenchData } from './seed.ts';
+import { intFromEnv } from './settings.ts';
 
 /**
  * Latency of the listing and admin functions on a large library, as the API
@@ -16,13 +17,6 @@ import { seedBench, type BenchData } from './seed.ts';
  */
 
 const env = process.env;
-const intFromEnv = (name: string, fallback: number) => {
-  const value = env[name];
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) throw new Error(`${name} must be a positive integer, got ${value}`);
-  return parsed;
-};
 
 const settings = {
   engines: (env.BENCH_ENGINES ?? 'postgres,pglite').split(',').map((name) => name.trim()) as Engine[],

@@ -12,6 +12,13 @@ export interface LoadResult {
 }
 
 /**
+ * The body of one request: the same text every time, or made per request from
+ * the connection's number and how many requests that connection sent before
+ * (so a connection can walk through ads, or toggle a write it alone makes).
+ */
+export type LoadBody = string | ((connection: number, sent: number) => string);
+
+/**
  * A closed-loop load: `connections` keep-alive connections, each sending the
  * next request as soon as the previous answer is read, for `seconds`.
  */
@@ -19,7 +26,7 @@ export async function runLoad(options: {
   url: string;
   method: 'GET' | 'POST';
   headers: Record<string, string>;
-  body?: string;
+  body?: LoadBody;
   connections: number;
   seconds: number;
 }): Promise<LoadResult> {
@@ -28,7 +35,8 @@ export async function runLoad(options: {
   const latencies: number[] = [];
   let errors = 0;
   const deadline = performance.now() + options.seconds * 1000;
-  const once = () =>
+  const bodyOf = typeof options.body === 'function' ? options.body : () => options.body as string | undefined;
+  const once = (body: string | undefined) =>
     new Promise<void>((resolve) => {
       const started = performance.now();
       const request = http.request(
@@ -46,12 +54,12 @@ export async function runLoad(options: {
         errors += 1;
         resolve();
       });
-      request.end(options.body);
+      request.end(body);
     });
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: options.connections }, async () => {
-      while (performance.now() < deadline) await once();
+    Array.from({ length: options.connections }, async (_, connection) => {
+      for (let sent = 0; performance.now() < deadline; sent += 1) await once(bodyOf(connection, sent));
     }),
   );
   const seconds = (performance.now() - started) / 1000;

@@ -23,6 +23,13 @@ const TAGS = [
   'Influencer', 'Seasonal', 'Flash Sale', 'Eco Friendly', 'Luxury', 'Humor', 'Problem Solution',
 ];
 
+/** The three people's emails. */
+const PEOPLE = {
+  free: 'bench-free@example.test',
+  subscriber: 'bench-subscriber@example.test',
+  admin: 'bench-admin@example.test',
+} as const;
+
 /** What the cases filter and search by, chosen so each search matches what its name says. */
 export const SEARCHES = {
   brandFragment: 'lumen',
@@ -96,9 +103,9 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
     categories = await insertNames(db, 'categories', CATEGORIES);
     types = await insertNames(db, 'types', TYPES);
     tags = await insertNames(db, 'tags', TAGS);
-    const free = await newUser(db, { email: 'bench-free@example.test' });
-    const subscriber = await newUser(db, { email: 'bench-subscriber@example.test' });
-    const admin = await newUser(db, { email: 'bench-admin@example.test' });
+    const free = await newUser(db, { email: PEOPLE.free });
+    const subscriber = await newUser(db, { email: PEOPLE.subscriber });
+    const admin = await newUser(db, { email: PEOPLE.admin });
     await newSubscription(db, subscriber, 'active', { tier: 'annual' });
     await grantAdmin(db, admin);
     people = { free, subscriber, admin };
@@ -198,22 +205,48 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
     await db.exec('analyze');
   });
 
+  if (!people) throw new Error('People were not seeded');
+  return { timings, data: await benchDataOf(db, adCount, { brands, categories, types, tags }, people) };
+}
+
+type Catalogue = Record<'brands' | 'categories' | 'types' | 'tags', Named[]>;
+
+async function benchDataOf(
+  db: Queryable,
+  adCount: number,
+  catalogue: Catalogue,
+  people: Pick<BenchData, 'free' | 'subscriber' | 'admin'>,
+): Promise<BenchData> {
   const sample = await db.query<{ id: string }>(
     `select md5('bench-ad-' || (1 + (g * 7919) % $1::int))::text::uuid as id from generate_series(1, 200) g`,
     [adCount],
   );
-  if (!people) throw new Error('People were not seeded');
   return {
-    timings,
-    data: {
-      adCount,
-      brand: byName(brands, 'Lumen Skincare'),
-      category: byName(categories, 'Beauty'),
-      type: byName(types, 'Video'),
-      tag: byName(tags, 'Testimonial'),
-      secondTag: byName(tags, 'Free Shipping'),
-      sampleAdIds: sample.rows.map((row) => row.id),
-      ...people,
-    },
+    adCount,
+    brand: byName(catalogue.brands, 'Lumen Skincare'),
+    category: byName(catalogue.categories, 'Beauty'),
+    type: byName(catalogue.types, 'Video'),
+    tag: byName(catalogue.tags, 'Testimonial'),
+    secondTag: byName(catalogue.tags, 'Free Shipping'),
+    sampleAdIds: sample.rows.map((row) => row.id),
+    ...people,
   };
+}
+
+/** What seedBench returned, read back from a database it seeded earlier (a kept bench database reused). */
+export async function findBenchData(db: Queryable): Promise<BenchData> {
+  const names = async (table: string) => (await db.query<Named>(`select id, name from public.${table}`)).rows;
+  const person = async (email: string): Promise<TestUser> => {
+    const { rows } = await db.query<TestUser>('select id, email from auth.users where email = $1', [email]);
+    if (!rows[0]) throw new Error(`${email} is missing: is this database seeded by the benchmark?`);
+    return rows[0];
+  };
+  const { rows } = await db.query<{ ads: string }>('select count(*) as ads from public.ads');
+  const catalogue = { brands: await names('brands'), categories: await names('categories'), types: await names('types'), tags: await names('tags') };
+  const people = {
+    free: await person(PEOPLE.free),
+    subscriber: await person(PEOPLE.subscriber),
+    admin: await person(PEOPLE.admin),
+  };
+  return benchDataOf(db, Number(rows[0]!.ads), catalogue, people);
 }
