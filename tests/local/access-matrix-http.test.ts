@@ -322,6 +322,7 @@ const matrix: Probe[] = [
   fn('cancel-subscription', '{"immediate":false}',                                                                            ['401','404','404', '502','502', '502', '404',  '404','502']),
   fn('customer-portal', '{}',                                                                                                 ['401','404','404', '404','404', '404', '404',  '404','502']),
   fn('create-checkout', `{"priceId":"${LOCAL_STRIPE_PRICES.monthly}"}`,                                                       ['401',OK,  OK,    '409','409', '409', OK,     OK,   '409']),
+  fn('preview-coupon', '{"couponCode":"OBYECT20"}',                                                                          ['401',OK,  OK,    OK,   OK,    OK,    OK,     OK,   OK]),
 
   live('user_collections', 'own boards',                                                                                      [N,   O,   O,     O,    O,     O,     O,      O,    O]),
   live('user_collections', "other users' boards",                                                                             [N,   N,   N,     N,    N,     N,     N,      N,    N]),
