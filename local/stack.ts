@@ -10,7 +10,7 @@ import { openLocalDatabase } from './db/open-local-database.ts';
 import type { ApiHandler } from './http/api-handler.ts';
 import { createHostAllowList, refuseUpgrade } from './http/allowed-hosts.ts';
 import { createGateway } from './http/gateway.ts';
-import { answerClientErrors, nodeListener, serverOptions } from './http/node-adapter.ts';
+import { answerClientErrors, keepConnectionsAlive, nodeListener, serverOptions } from './http/node-adapter.ts';
 import { requestLimitsOf } from './http/request-limits.ts';
 import { createSecurityHeaders } from './http/security-headers.ts';
 import { createSpaHandler } from './http/static-files.ts';
@@ -75,6 +75,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
 
     const limits = requestLimitsOf(config);
     const server: Server = createServer(serverOptions(limits));
+    keepConnectionsAlive(server);
     answerClientErrors(server, limits);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
