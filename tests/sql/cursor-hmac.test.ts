@@ -3,8 +3,8 @@ import { expect, it } from 'vitest';
 import { describeOnEngines } from '../support/engines.ts';
 
 /**
- * private.hmac_sha256 signs list cursors with the core sha256() function. It
- * must be HMAC-SHA-256 exactly: RFC 4231's vectors on both engines, the same
+ * private.hmac_sha256 signs list cursors, and private.signed_object_url the
+ * image links, with the core sha256() function. It must be HMAC-SHA-256 exactly: RFC 4231's vectors on both engines, the same
  * bytes as pgcrypto's hmac() on PostgreSQL and as Node's HMAC everywhere.
  */
 const hex = (text: string) => Buffer.from(text, 'utf8').toString('hex');
@@ -34,7 +34,7 @@ const RFC_4231 = [
   },
 ];
 
-describeOnEngines('cursor HMAC on core sha256()', (ctx) => {
+describeOnEngines('cursor and image link HMAC on core sha256()', (ctx) => {
   const macOf = async (keyHex: string, dataHex: string) =>
     (await ctx.db.query<{ mac: string }>(
       `select encode(private.hmac_sha256(decode($1, 'hex'), decode($2, 'hex')), 'hex') as mac`, [dataHex, keyHex],
@@ -75,6 +75,29 @@ describeOnEngines('cursor HMAC on core sha256()', (ctx) => {
         where p.pronamespace = 'private'::regnamespace and p.proname in ('sign_cursor', 'read_cursor', 'hmac_sha256')`,
     );
     expect(rows.map((row) => row.fn).sort()).toEqual(['hmac_sha256', 'read_cursor', 'sign_cursor']);
+    for (const row of rows) expect(row.body, row.fn).not.toMatch(/extensions\.|hmac\(/);
+  });
+
+  it('signs image links with the stored secret on core sha256(): a Storage token that Node verifies', async () => {
+    const { rows } = await ctx.db.query<{ url: string; secret: string }>(
+      `select private.signed_object_url('ad-images', 'ads/x/display-480.webp', 1800000000, 1800086400, private.image_link_key()) as url,
+              (select value from private.settings where key = 'image_link_secret') as secret`,
+    );
+    const { url, secret } = rows[0]!;
+    const [path, query] = url.split('?token=');
+    expect(path).toBe('object/sign/ad-images/ads/x/display-480.webp');
+    const [header, payload, signature] = query!.split('.');
+    expect(JSON.parse(Buffer.from(header!, 'base64url').toString('utf8'))).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'))).toEqual({ url: 'ad-images/ads/x/display-480.webp', iat: 1800000000, exp: 1800086400 });
+    expect(signature).toBe(createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${header}.${payload}`).digest('base64url'));
+  });
+
+  it('does not use pgcrypto in the image link functions', async () => {
+    const { rows } = await ctx.db.query<{ fn: string; body: string }>(
+      `select p.proname as fn, p.prosrc as body from pg_proc p
+        where p.pronamespace = 'private'::regnamespace and p.proname in ('signed_object_url', 'image_link_key', 'hmac_pads')`,
+    );
+    expect(rows.map((row) => row.fn).sort()).toEqual(['hmac_pads', 'image_link_key', 'signed_object_url']);
     for (const row of rows) expect(row.body, row.fn).not.toMatch(/extensions\.|hmac\(/);
   });
 
