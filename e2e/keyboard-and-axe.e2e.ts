@@ -45,6 +45,10 @@ const focused = (page: Page) =>
     };
   });
 
+/** The first cards of the grid in the DOM, for a failure's message. */
+const cardOrder = (page: Page) =>
+  page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[data-testid="ad-card"]')].slice(0, 12).map((card) => card.dataset.adId?.slice(0, 8)).join(' '));
+
 async function openList(page: Page, path: string): Promise<void> {
   await page.goto(path, { waitUntil: 'domcontentloaded', timeout: 45_000 });
   await expect.poll(() => itemCount(page), POLL).toBeGreaterThan(0);
@@ -93,6 +97,7 @@ for (const width of [1440, 390] as const) {
     await page.keyboard.press('Enter');
     for (let tabs = 0; tabs < 40 && !(await focused(page)).primary; tabs += 1) await page.keyboard.press('Tab');
     const opener = await focused(page);
+    const orderAtOpen = await cardOrder(page);
     expect(opener.primary).toBe(true);
     await page.keyboard.press('Enter');
     const detail = page.getByTestId('ad-detail');
@@ -100,7 +105,7 @@ for (const width of [1440, 390] as const) {
     await page.waitForURL((url) => url.pathname === `/ads/${opener.cardId}`);
     await page.keyboard.press('Escape');
     await detail.waitFor({ state: 'detached' });
-    await expect.poll(async () => (await focused(page)).cardId, POLL).toBe(opener.cardId);
+    await expect.poll(async () => (await focused(page)).cardId, { ...POLL, message: `focus after Escape (the list when the ad opened: ${orderAtOpen}; now: ${await cardOrder(page)})` }).toBe(opener.cardId);
     expect(await focused(page)).toMatchObject({ primary: true, onScreen: true });
     // The next Tab goes on through the grid, not back to the top of the page.
     await page.keyboard.press('Tab');

@@ -36,6 +36,11 @@ export interface SeenCard {
 export async function collectCards(page: Page, total: number): Promise<SeenCard[]> {
   await expect.poll(() => itemCount(page), POLL).toBeGreaterThan(0);
   const seen = new Map<string, SeenCard & { top: number; left: number }>();
+  // A wheel turn first, as a person's hand would: it ends a scroll restore
+  // still waiting for the list (after a reload), which would otherwise pull
+  // the page back down to where it was left.
+  await page.mouse.move(10, 10);
+  await page.mouse.wheel(0, -1);
   await page.evaluate(() => window.scrollTo(0, 0));
   for (let step = 0; step < 300; step += 1) {
     const cards = await page.locator(CARDS).evaluateAll((elements) =>

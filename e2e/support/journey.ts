@@ -46,6 +46,10 @@ export const journey = test.extend<JourneyFixtures>({
     { scope: 'file' },
   ],
   page: async ({ stack, task }, use) => {
+    // A journey's second try (e2e/vitest.config.ts) says so, with what failed the first.
+    if ((task.result?.retryCount ?? 0) > 0) {
+      console.error(`RETRIED: "${task.name}" failed and runs once more. It failed with: ${task.result?.errors?.[0]?.message ?? 'no message'}`);
+    }
     const browser = await launchChromium({ baseURL: stack.url });
     const problems: string[] = [];
     try {
