@@ -55,3 +55,7 @@ export const BOARD_DEPTH_MAX = 5;
 export const BOARD_ADS_MAX = 5000;
 export const FAVORITES_MAX = 10000;
 export const BOARD_NAME_MAX_LENGTH = 100;
+/** The catalogue's names (brands, categories, tags, types) are at most this long (their tables' checks). */
+export const CATALOG_NAME_MAX_LENGTH = 80;
+/** The admin edits or deletes at most this many ads in one change (admin_update_ads, admin_delete_ads). */
+export const ADMIN_BATCH_MAX = 1000;

@@ -1,4 +1,4 @@
-import { BOARD_ADS_MAX, BOARD_DEPTH_MAX, BOARD_NAME_MAX_LENGTH, BOARDS_MAX, FAVORITES_MAX, UPLOAD_MAX_BYTES } from './constants.ts';
+import { ADMIN_BATCH_MAX, BOARD_ADS_MAX, BOARD_DEPTH_MAX, BOARD_NAME_MAX_LENGTH, BOARDS_MAX, CATALOG_NAME_MAX_LENGTH, FAVORITES_MAX, SEARCH_MAX_LENGTH, TAG_FILTER_MAX, UPLOAD_MAX_BYTES } from './constants.ts';
 
 const thousands = (n: number) => n.toLocaleString('en-US');
 
@@ -193,7 +193,12 @@ export const TEXTS = {
       cancellationScheduled: { title: 'Cancellation scheduled', description: (date: string) => `You keep full access until ${date}.` },
       cancelled: { title: 'Subscription cancelled', description: 'Your access has ended.' },
       cancellationFailed: { title: 'Cancellation failed', description: 'Please try again.' },
-      portalFailed: { title: 'Failed to open billing portal' },
+      portalFailed: {
+        title: 'Failed to open billing portal',
+        description: 'Please try again.',
+        noBillingAccount: 'You have no billing account yet. Start a subscription first.',
+        signedOut: 'Your session has ended. Sign in again.',
+      },
     },
   },
   header: {
@@ -261,7 +266,7 @@ export const TEXTS = {
   },
   toasts: {
     notFound: { title: 'Not found', description: 'This ad could not be found.' },
-    loadFailed: { title: 'Load failed', moreDescription: 'Could not load more ads.' },
+    loadFailed: { title: 'Load failed', description: 'The ads could not be loaded. Please try again.', moreDescription: 'Could not load more ads.' },
     linkCopied: { title: 'Link copied', adDescription: 'Ad link copied to clipboard', pageDescription: 'A shareable link is in your clipboard', nativeUnsupported: 'Native share not supported. Link copied.' },
     shareFailed: { title: 'Share failed', description: 'Could not share the link.' },
     copyFailed: { title: 'Copy failed' },
@@ -709,6 +714,36 @@ export const TEXTS = {
       favorites_not_a_parent: 'Boards cannot be put inside Favorites.',
       parent_board_not_found: 'That board could not be found. It may have been deleted.',
       board_not_found: 'That board could not be found. It may have been deleted.',
+      // The admin's catalogue: PostgreSQL's SQLSTATEs for a taken name and a name still in use, then the tables' checks.
+      '23505': 'That name is already taken. Choose another one.',
+      '23503': 'It is still used by some ads, so it cannot be deleted. Give those ads another one first.',
+      brand_in_use: 'This brand is still used by some ads. Give them another brand or delete them first.',
+      category_in_use: 'This category is still used by some ads. Give them another category or delete them first.',
+      '42501': 'Your account may not make this change.',
+      brands_name_not_empty: 'Enter a name.',
+      categories_name_not_empty: 'Enter a name.',
+      tags_name_not_empty: 'Enter a name.',
+      types_name_not_empty: 'Enter a name.',
+      brands_name_length: `Names can be up to ${CATALOG_NAME_MAX_LENGTH} characters long.`,
+      categories_name_length: `Names can be up to ${CATALOG_NAME_MAX_LENGTH} characters long.`,
+      tags_name_length: `Names can be up to ${CATALOG_NAME_MAX_LENGTH} characters long.`,
+      types_name_length: `Names can be up to ${CATALOG_NAME_MAX_LENGTH} characters long.`,
+      not_found: 'It no longer exists. Reload the page to see the latest.',
+      brand_not_found: 'That brand no longer exists. Reload the page to see the latest.',
+      category_not_found: 'That category no longer exists. Reload the page to see the latest.',
+      type_not_found: 'That type no longer exists. Reload the page to see the latest.',
+      tag_not_found: 'That tag no longer exists. Reload the page to see the latest.',
+      ad_not_found: 'That ad no longer exists. It may have been deleted.',
+      admin_required: 'Only an admin can do this.',
+      system_tag_protected: 'This tag fills a themed board, so it cannot be renamed or deleted.',
+      too_many_ads: `Select up to ${ADMIN_BATCH_MAX.toLocaleString('en-US')} ads at a time.`,
+      no_ads_selected: 'Select at least one ad first.',
+      tag_add_remove_overlap: 'A tag cannot be added and removed in the same change.',
+      image_missing: 'The image was not stored. Upload it again.',
+      search_too_long: `Searches can be up to ${SEARCH_MAX_LENGTH} characters long.`,
+      too_many_tags: `Filter by up to ${TAG_FILTER_MAX} tags at a time.`,
+      sign_in_required: 'Sign in to do this.',
+      subscription_required: 'This needs an active subscription.',
     },
   },
 } as const;

@@ -20,6 +20,7 @@ import { LibraryBottomBar } from '../../features/library/components/library-bott
 import { LibraryToolbar } from '../../features/library/components/library-toolbar.tsx';
 import { useLibraryFilters } from '../../features/library/hooks/use-library-filters.ts';
 import { SiteLayout } from '../layout/site-layout.tsx';
+import { errorTextOf } from '../../lib/api-error.ts';
 
 export interface LibraryPageProps {
   /** The boards' picker plugs in here; signed-in users' add-to-board clicks go to it. */
@@ -49,7 +50,7 @@ export function LibraryPage({ onAddToBoard, renderAddToBoard }: LibraryPageProps
     if (!list.error) return;
     toast.error(TEXTS.toasts.loadFailed.title, {
       id: 'library-load-failed',
-      description: list.isFetchNextPageError ? TEXTS.toasts.loadFailed.moreDescription : list.error.message,
+      description: list.isFetchNextPageError ? TEXTS.toasts.loadFailed.moreDescription : errorTextOf(list.error, TEXTS.toasts.loadFailed.description),
     });
   }, [list.error, list.isFetchNextPageError]);
 

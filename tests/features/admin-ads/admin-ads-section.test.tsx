@@ -219,7 +219,8 @@ describe('ad management table', () => {
     fireEvent.change(screen.getByRole('combobox', { name: 'Type of this ad' }), { target: { value: 'y2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('Update failed');
-    expect(screen.getByText('Type not found')).toBeTruthy();
+    expect(screen.getByText('That type no longer exists. Reload the page to see the latest.')).toBeTruthy();
+    expect(screen.queryByText('Type not found')).toBeNull();
     expect(screen.getByRole('combobox', { name: 'Type of this ad' })).toBeTruthy();
   });
 

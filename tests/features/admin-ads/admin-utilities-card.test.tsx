@@ -52,7 +52,7 @@ describe('utilities card', () => {
     expect(fakeSupabase.functionCalls[0]!.body).toEqual({ day: '2026-11-02' });
   });
 
-  it("shows 'Tagging failed' with the function's own message when it refuses", async () => {
+  it("shows 'Tagging failed' with our sentence for the function's refusal, not the function's text", async () => {
     fakeSupabase.onFunction('tag-yesterdays-ads', () => ({
       data: null,
       error: Object.assign(new Error('Edge Function returned a non-2xx status code'), {
@@ -62,6 +62,7 @@ describe('utilities card', () => {
     renderCard();
     fireEvent.click(screen.getByRole('button', { name: 'Tag Ads' }));
     await screen.findByText('Tagging failed');
-    expect(screen.getByText('This operation requires admin privileges.')).toBeTruthy();
+    expect(screen.getByText('Only an admin can do this.')).toBeTruthy();
+    expect(screen.queryByText('This operation requires admin privileges.')).toBeNull();
   });
 });

@@ -20,7 +20,7 @@ const TAGS = [
 const TYPES = [{ id: 'y1', name: 'Static' }];
 
 /** Reads answer the catalogue; writes answer the row they touched, unless `refuse` says otherwise. */
-function serveCatalog(refuse: (query: TableQuery) => { message: string; details?: string } | null = () => null) {
+function serveCatalog(refuse: (query: TableQuery) => { message: string; details?: string; code?: string } | null = () => null) {
   const rows: Record<string, unknown[]> = { brands: BRANDS, categories: CATEGORIES, tags: TAGS, types: TYPES, page_banners: [{ page: 'black-friday', image_path: 'black-friday/1-old.jpg' }] };
   for (const table of Object.keys(rows)) {
     fakeSupabase.onTable(table, (query) => {
@@ -79,14 +79,15 @@ describe('admin catalogue section', () => {
     await waitFor(() => expect((input as HTMLInputElement).value).toBe(''));
   });
 
-  it("shows the server's message when an add is refused", async () => {
-    serveCatalog(() => ({ message: 'duplicate key value violates unique constraint "tags_name_unique"', details: 'Key already exists.' }));
+  it("says in our words why an add was refused, never in the server's", async () => {
+    serveCatalog(() => ({ message: 'duplicate key value violates unique constraint "tags_name_unique"', details: 'Key already exists.', code: '23505' }));
     renderSection();
     const region = list('Tags');
     fireEvent.change(within(region).getByRole('textbox', { name: 'New tag' }), { target: { value: 'bestseller' } });
     fireEvent.click(within(region).getByRole('button', { name: 'Add' }));
     await screen.findByText('Could not add tag');
-    expect(screen.getByText(/tags_name_unique/)).toBeTruthy();
+    expect(screen.getByText('That name is already taken. Choose another one.')).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/tags_name_unique|duplicate key|Key already exists/);
   });
 
   it('renames in place with Edit and Save, and Cancel leaves the name alone', async () => {
@@ -134,7 +135,7 @@ describe('admin catalogue section', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Delete Lumora' }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
     await screen.findByText('Delete failed');
-    expect(screen.getByText('"Lumora" is still used by 3 ad(s); move or delete them first')).toBeTruthy();
+    expect(screen.getByText('This brand is still used by some ads. Give them another brand or delete them first.')).toBeTruthy();
   });
 
   it('offers no delete for the tags that drive a themed board', async () => {

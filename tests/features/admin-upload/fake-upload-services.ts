@@ -1,3 +1,4 @@
+import { ApiError } from '../../../src/lib/api-error.ts';
 import type { NewAdRow, UploadBucket, UploadCatalogItem, UploadCatalogKind, UploadServices } from '../../../src/features/admin-upload/api/upload-services.ts';
 import type { ImageVariants } from '../../../src/features/admin-upload/lib/image-variants.ts';
 import { UnreadableImageError } from '../../../src/features/admin-upload/lib/image-variants.ts';
@@ -43,7 +44,8 @@ export class FakeUploadServices implements UploadServices {
   async addCatalogEntry(kind: UploadCatalogKind, name: string) {
     this.log.push(`add ${kind} ${name}`);
     const refused = this.failWhen('add', name);
-    if (refused) throw new Error(refused);
+    // A refused name is a taken one, as PostgreSQL reports it (unique_violation).
+    if (refused) throw new ApiError(refused, '23505', 409);
     const entry = { id: `${kind}-${this.catalog[kind].length + 1}`, name };
     this.catalog[kind].push(entry);
     return entry;

@@ -108,11 +108,12 @@ describe('the library grid', () => {
 describe('the library grid when loading fails', () => {
   setUpAppTests();
 
-  it("shows 'Load failed' with the server's message when the first page fails, and loads again on retry", async () => {
+  it("shows 'Load failed' with our sentence for the server's refusal when the first page fails, and loads again on retry", async () => {
     fakeSupabase.onRpc('list_ads', () => ({ data: null, error: { message: 'Search text is too long (100 characters at most)', details: 'search_too_long' } }));
     renderApp('/library');
     expect(await screen.findByText('Load failed')).toBeTruthy();
-    expect(screen.getByText('Search text is too long (100 characters at most)')).toBeTruthy();
+    expect(screen.getByText('Searches can be up to 100 characters long.')).toBeTruthy();
+    expect(screen.queryByText('Search text is too long (100 characters at most)')).toBeNull();
 
     fakeSupabase.onRpc('list_ads', () => ({ data: { ads: makeAds(2), next_cursor: null }, error: null }));
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));

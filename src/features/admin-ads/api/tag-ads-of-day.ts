@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { AD_LISTS_KEY } from '../../../lib/ad-list-cache.ts';
+import { ApiError } from '../../../lib/api-error.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
 export const tagAdsBodySchema = z.object({ day: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)) });
@@ -20,9 +21,9 @@ export async function tagAdsOfDay(day: string): Promise<{ message: string; tagge
     const context = (error as { context?: unknown }).context;
     if (context instanceof Response) {
       const parsed = functionErrorSchema.safeParse(await context.clone().json().catch(() => null));
-      if (parsed.success) throw new Error(parsed.data.error.message);
+      if (parsed.success) throw new ApiError(parsed.data.error.message, parsed.data.error.code, context.status);
     }
-    throw new Error(error.message);
+    throw new ApiError('The tagging function could not be reached.');
   }
   return tagAdsResponseSchema.parse(data);
 }

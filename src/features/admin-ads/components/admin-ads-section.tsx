@@ -15,6 +15,7 @@ import { AdsFilters } from './ads-filters.tsx';
 import { AdsTable } from './ads-table.tsx';
 import { BulkBar } from './bulk-bar.tsx';
 import { FullImageDialog } from './full-image-dialog.tsx';
+import { errorTextOf } from '../../../lib/api-error.ts';
 
 const T = TEXTS.adminAds;
 /** The table loads once it comes within this distance of the viewport (spec). */
@@ -92,7 +93,7 @@ function AdminAdsTable() {
         toast.success(T.toasts.updated.title, { description: T.toasts.updated.description });
         done();
       },
-      onError: (error) => toast.error(T.toasts.updateFailed, { description: error.message }),
+      onError: (error) => toast.error(T.toasts.updateFailed, { description: errorTextOf(error) }),
       onSettled: () => setSavingId(null),
     });
   };
@@ -106,7 +107,7 @@ function AdminAdsTable() {
           toast.success(T.toasts.bulkApplied.title, { description: T.toasts.bulkApplied.description(results.filter((result) => result.ok).length) });
           setBulkKey((key) => key + 1);
         },
-        onError: (error) => toast.error(T.toasts.bulkFailed, { description: error.message }),
+        onError: (error) => toast.error(T.toasts.bulkFailed, { description: errorTextOf(error) }),
       },
     );
   };
@@ -115,7 +116,7 @@ function AdminAdsTable() {
     if (!confirming) return;
     remove.mutate(confirming, {
       onSuccess: (results) => toast.success(T.toasts.deleted.title, { description: T.toasts.deleted.description(results.filter((result) => result.ok).length) }),
-      onError: (error) => toast.error(T.toasts.deleteFailed, { description: error.message }),
+      onError: (error) => toast.error(T.toasts.deleteFailed, { description: errorTextOf(error) }),
       onSettled: () => setConfirming(null),
     });
   };
@@ -143,7 +144,7 @@ function AdminAdsTable() {
       ) : ads.isError ? (
         <div role="alert" className="flex flex-wrap items-center gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800">
           <span className="font-semibold">{T.toasts.errorLoading}</span>
-          <span>{ads.error.message}</span>
+          <span>{errorTextOf(ads.error)}</span>
           <Button size="sm" variant="outline" onClick={() => void ads.refetch()}>
             {T.tryAgain}
           </Button>

@@ -3,6 +3,7 @@ import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { useTagAdsOfDay, yesterdayUtc } from '../api/tag-ads-of-day.ts';
+import { errorTextOf } from '../../../lib/api-error.ts';
 
 const T = TEXTS.adminUtilities;
 
@@ -16,7 +17,7 @@ export function AdminUtilitiesCard() {
     if (!day || tag.isPending) return;
     tag.mutate(day, {
       onSuccess: (result) => toast.success(T.toasts.success, { description: result.message }),
-      onError: (error) => toast.error(T.toasts.failed, { description: error.message }),
+      onError: (error) => toast.error(T.toasts.failed, { description: errorTextOf(error) }),
     });
   };
 

@@ -8,6 +8,7 @@ import { useRemoveBrandLogo, useUploadBrandLogo } from '../api/brand-logo.ts';
 import { useCatalogEntries, type CatalogEntry } from '../api/get-catalog-entries.ts';
 import { IMAGE_UPLOAD_TYPES, isUploadImageType } from '../api/storage-names.ts';
 import { AdminCard } from './admin-card.tsx';
+import { errorTextOf } from '../../../lib/api-error.ts';
 
 const T = TEXTS.adminManage;
 
@@ -39,7 +40,7 @@ export function BrandLogosCard() {
       { brand: target, file },
       {
         onSuccess: () => toast.success(T.toasts.logoUploaded),
-        onError: (error) => toast.error(T.toasts.uploadFailed, { description: error.message }),
+        onError: (error) => toast.error(T.toasts.uploadFailed, { description: errorTextOf(error) }),
         onSettled: () => setTarget(null),
       },
     );
@@ -49,7 +50,7 @@ export function BrandLogosCard() {
     if (!confirming) return;
     remove.mutate(confirming, {
       onSuccess: () => toast.success(T.toasts.logoRemoved),
-      onError: (error) => toast.error(T.toasts.deleteFailed, { description: error.message }),
+      onError: (error) => toast.error(T.toasts.deleteFailed, { description: errorTextOf(error) }),
       onSettled: () => setConfirming(null),
     });
   };

@@ -2,9 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { CATALOG_NAME_MAX_LENGTH } from '../../../lib/constants.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { useCatalogEntries, type CatalogEntry, type CatalogKind } from '../api/get-catalog-entries.ts';
 import { cleanName, useAddCatalogEntry, useDeleteCatalogEntry, useRenameCatalogEntry } from '../api/save-catalog-entry.ts';
+import { errorTextOf } from '../../../lib/api-error.ts';
 
 const T = TEXTS.adminManage;
 
@@ -38,7 +40,7 @@ export function CatalogList({ kind }: CatalogListProps) {
         toast.success(T.toasts.added(singular));
         setNewName('');
       },
-      onError: (error) => toast.error(T.toasts.addFailed(singular), { description: error.message }),
+      onError: (error) => toast.error(T.toasts.addFailed(singular), { description: errorTextOf(error) }),
     });
   };
 
@@ -50,7 +52,7 @@ export function CatalogList({ kind }: CatalogListProps) {
         toast.success(T.toasts.updated(singular), { description: T.toasts.updatedDescription });
         setEditing(null);
       },
-      onError: (error) => toast.error(T.toasts.renameFailed, { description: error.message }),
+      onError: (error) => toast.error(T.toasts.renameFailed, { description: errorTextOf(error) }),
     });
   };
 
@@ -58,7 +60,7 @@ export function CatalogList({ kind }: CatalogListProps) {
     if (!confirming) return;
     remove.mutate(confirming.id, {
       onSuccess: () => toast.success(T.toasts.deleted(singular)),
-      onError: (error) => toast.error(T.toasts.deleteFailed, { description: error.message }),
+      onError: (error) => toast.error(T.toasts.deleteFailed, { description: errorTextOf(error) }),
       onSettled: () => setConfirming(null),
     });
   };
@@ -77,7 +79,7 @@ export function CatalogList({ kind }: CatalogListProps) {
           onChange={(event) => setNewName(event.target.value)}
           placeholder={T.newPlaceholder[kind]}
           aria-label={T.newPlaceholder[kind]}
-          maxLength={80}
+          maxLength={CATALOG_NAME_MAX_LENGTH}
           className={inputClasses}
         />
         <Button type="submit" size="sm" disabled={!canAddName(newName) || add.isPending}>
@@ -101,7 +103,7 @@ export function CatalogList({ kind }: CatalogListProps) {
                       if (event.key === 'Escape') setEditing(null);
                     }}
                     aria-label={T.renameLabel(entry.name)}
-                    maxLength={80}
+                    maxLength={CATALOG_NAME_MAX_LENGTH}
                     className={inputClasses}
                   />
                   <Button type="submit" size="sm" disabled={cleanName(editing.name).length === 0 || rename.isPending}>

@@ -7,6 +7,7 @@ import { BANNER_PAGES, bannerUrl, usePageBanners, useRemovePageBanner, useSetPag
 import { IMAGE_UPLOAD_TYPES } from '../api/storage-names.ts';
 import { AdminCard } from './admin-card.tsx';
 import { isUploadableImage } from './brand-logos-card.tsx';
+import { errorTextOf } from '../../../lib/api-error.ts';
 
 const T = TEXTS.adminManage;
 
@@ -32,7 +33,7 @@ export function PageBannersCard() {
       { page: target, file, previousPath: pathOf(target) },
       {
         onSuccess: () => toast.success(T.toasts.bannerUploaded),
-        onError: (error) => toast.error(T.toasts.uploadFailed, { description: error.message }),
+        onError: (error) => toast.error(T.toasts.uploadFailed, { description: errorTextOf(error) }),
         onSettled: () => setTarget(null),
       },
     );
@@ -42,7 +43,7 @@ export function PageBannersCard() {
     if (!confirming) return;
     remove.mutate({ page: confirming, previousPath: pathOf(confirming) }, {
       onSuccess: () => toast.success(T.toasts.bannerRemoved),
-      onError: (error) => toast.error(T.toasts.deleteFailed, { description: error.message }),
+      onError: (error) => toast.error(T.toasts.deleteFailed, { description: errorTextOf(error) }),
       onSettled: () => setConfirming(null),
     });
   };

@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import type { UploadCatalogItem, UploadCatalogKind, UploadServices } from '../api/upload-services.ts';
 import { useAddCatalogEntry } from '../hooks/use-upload-catalog.ts';
+import { errorTextOf } from '../../../lib/api-error.ts';
 
 const T = TEXTS.adminUpload;
 
@@ -31,7 +32,7 @@ export function InlineAdd({ services, kind, placeholder, label, onAdded }: Inlin
         setName('');
         onAdded(entry);
       },
-      onError: (error) => toast.error(T.toasts.addFailed[kind], { description: error.message }),
+      onError: (error) => toast.error(T.toasts.addFailed[kind], { description: errorTextOf(error) }),
     });
   };
 

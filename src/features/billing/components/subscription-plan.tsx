@@ -6,6 +6,7 @@ import { formatDate, formatPrice } from '../../../lib/formatting.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { periodEndIso } from '../api/check-subscription.ts';
 import { useCancelSubscription } from '../api/cancel-subscription.ts';
+import { BillingFunctionError } from '../api/function-error.ts';
 import { useOpenCustomerPortal } from '../api/open-customer-portal.ts';
 import { useCancelNotice } from '../hooks/use-cancel-notice.ts';
 import { useEntitlement } from '../hooks/use-entitlement.tsx';
@@ -14,6 +15,14 @@ import { CancelSubscriptionDialog } from './cancel-subscription-dialog.tsx';
 import { UpgradePlanButton } from './upgrade-plan-button.tsx';
 
 const FREE_TIERS = new Set(['Free', 'Free Trial']);
+
+/** Our sentence for a portal that did not open: the function's code says why, never its own text. */
+function portalFailureText(error: unknown): string {
+  const code = error instanceof BillingFunctionError ? error.code : null;
+  if (code === 'no_billing_account') return TEXTS.billing.toasts.portalFailed.noBillingAccount;
+  if (code === 'not_authenticated') return TEXTS.billing.toasts.portalFailed.signedOut;
+  return TEXTS.billing.toasts.portalFailed.description;
+}
 
 /**
  * The plan as check-subscription reports it: tier, 'Expires' or 'Next Billing',
@@ -44,7 +53,7 @@ export function SubscriptionPlan() {
 
   const openPortal = () =>
     portal.mutate(undefined, {
-      onError: (error) => toast.error(B.toasts.portalFailed.title, { description: error.message }),
+      onError: (error) => toast.error(B.toasts.portalFailed.title, { description: portalFailureText(error) }),
     });
 
   const cancelSubscription = (immediate: boolean) =>

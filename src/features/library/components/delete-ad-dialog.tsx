@@ -3,6 +3,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import type { Ad } from '../../../lib/ad-schema.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { useDeleteAd } from '../api/delete-ad.ts';
+import { errorTextOf } from '../../../lib/api-error.ts';
 
 interface DeleteAdDialogProps {
   ad: Ad | null;
@@ -21,7 +22,7 @@ export function DeleteAdDialog({ ad, onClose }: DeleteAdDialogProps) {
         toast.success(TEXTS.toasts.deleted.title, { description: TEXTS.toasts.deleted.description(1) });
         onClose();
       },
-      onError: (error) => toast.error(TEXTS.toasts.deleteFailed.title, { description: error.message }),
+      onError: (error) => toast.error(TEXTS.toasts.deleteFailed.title, { description: errorTextOf(error) }),
     });
   };
 
