@@ -4,6 +4,7 @@ import { billingServices } from '../_shared/billing-services.ts';
 import type { BillingStore } from '../_shared/billing-store.ts';
 import { corsHeaders, errorResponse, jsonResponse, readBody } from '../_shared/http.ts';
 import { TRIAL_DAYS } from '../_shared/local-stripe-defaults.ts';
+import { findActivePromotionCode } from '../_shared/promotion-codes.ts';
 import { requireSignedInUser, type Authenticate, type SignedInUser } from '../_shared/signed-in-user.ts';
 import { stripeErrorMessage, type Stripe } from '../_shared/stripe-client.ts';
 import { checkoutReturnUrls, returnOrigin } from './return-urls.ts';
@@ -84,8 +85,7 @@ export function createCheckoutHandler(dependencies: () => CheckoutDependencies =
     try {
       let promotionCodeId: string | null = null;
       if (couponCode !== '') {
-        const codes = await deps.stripe.promotionCodes.list({ code: couponCode, active: true, limit: 1 });
-        promotionCodeId = codes.data[0]?.id ?? null;
+        promotionCodeId = (await findActivePromotionCode(deps.stripe.promotionCodes, couponCode))?.id ?? null;
         if (!promotionCodeId) return errorResponse('invalid_coupon', `Coupon code "${couponCode}" is not valid`);
       }
       const customer = await customerFor(caller.user, deps);

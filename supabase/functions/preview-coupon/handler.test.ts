@@ -23,7 +23,7 @@ function setUp(options: { failWith?: Error } = {}) {
           asked.push(params.code ?? '');
           assertEquals(params.active, true, 'active');
           const code = Object.keys(promotions).find((known) => known === params.code?.toUpperCase());
-          return { data: code ? [{ code, active: true, promotion: { coupon: promotions[code]! } }] : [] };
+          return { data: code ? [{ id: `promo_${code}`, code, active: true, promotion: { coupon: promotions[code]! } }] : [] };
         },
       },
       coupons: { retrieve: async (id) => ({ ...coupons[id as keyof typeof coupons] }) },

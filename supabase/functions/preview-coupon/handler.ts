@@ -1,6 +1,7 @@
 import { z } from 'npm:zod@4';
 import { billingServices } from '../_shared/billing-services.ts';
 import { corsHeaders, errorResponse, jsonResponse, readBody } from '../_shared/http.ts';
+import { couponIdOf, findActivePromotionCode } from '../_shared/promotion-codes.ts';
 import { requireSignedInUser, type Authenticate } from '../_shared/signed-in-user.ts';
 import { stripeErrorMessage, type Stripe } from '../_shared/stripe-client.ts';
 import { COUPON_CODE_MAX_LENGTH } from '../create-checkout/handler.ts';
@@ -18,7 +19,7 @@ type CouponTerms = Pick<Stripe.Coupon, 'valid' | 'percent_off' | 'amount_off' | 
 /** The Stripe calls a preview makes; the SDK's client satisfies it. */
 export interface PreviewCouponStripe {
   promotionCodes: {
-    list(params: Stripe.PromotionCodeListParams): PromiseLike<{ data: { code: string; active: boolean; promotion: { coupon: string | { id: string } | null } }[] }>;
+    list(params: Stripe.PromotionCodeListParams): PromiseLike<{ data: { id: string; code: string; active: boolean; promotion: { coupon: string | { id: string } | null } }[] }>;
   };
   coupons: { retrieve(id: string): PromiseLike<CouponTerms> };
 }
@@ -45,10 +46,8 @@ export function createPreviewCouponHandler(dependencies: () => PreviewCouponDepe
     if (!body.ok) return body.response;
     const { couponCode } = body.value;
     try {
-      const codes = await deps.stripe.promotionCodes.list({ code: couponCode, active: true, limit: 1 });
-      const promotion = codes.data[0];
-      const couponRef = promotion?.promotion.coupon ?? null;
-      const couponId = typeof couponRef === 'string' ? couponRef : couponRef?.id;
+      const promotion = await findActivePromotionCode(deps.stripe.promotionCodes, couponCode);
+      const couponId = promotion ? couponIdOf(promotion) : null;
       const coupon = promotion && couponId ? await deps.stripe.coupons.retrieve(couponId) : null;
       if (!promotion || !coupon?.valid) return errorResponse('invalid_coupon', `Coupon code "${couponCode}" is not valid`);
       return jsonResponse({
