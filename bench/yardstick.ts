@@ -88,7 +88,7 @@ export function pageSql(query: URLSearchParams, linkKey: string): { text: string
   const values: unknown[] = [];
   const range = rangeSql(query, values);
   const key = `$${values.push(linkKey)}`;
-  const link = (path: string) => `private.signed_object_url('ad-images', r.${path}, w.iat, w.iat + 86400, convert_to(${key}::text, 'UTF8'))`;
+  const link = (path: string) => `private.signed_object_url('ad-images', r.${path}, w.iat, w.iat + 86400, decode(${key}::text, 'hex'))`;
   const text = `select json_build_object(
       'ads', coalesce(jsonb_agg(r.card || jsonb_build_object('is_clear', true, 'preview_url', null,
                                   'display_480_url', ${link('display_480_path')}, 'display_960_url', ${link('display_960_path')})
@@ -122,7 +122,8 @@ async function main(): Promise<void> {
   const config = readConfig();
   const db = await openLocalDatabase(config);
   // Read once: a hand-written route keeps its signing key in memory (list_ads reads it from the table every call).
-  const { rows } = await db.query<{ value: string }>(`select value from private.settings where key = 'image_link_secret'`);
+  // The key as the HMAC pads the links are signed with (private.image_link_key()), hex.
+  const { rows } = await db.query<{ value: string | null }>(`select encode(private.image_link_key(), 'hex') as value`);
   const linkKey = rows[0]?.value;
   if (!linkKey) throw new Error('private.settings has no image_link_secret: start the stack on this database once first');
 
