@@ -37,7 +37,7 @@ create or replace function private.has_duplicates(p_values text[]) returns boole
 language sql immutable parallel safe
 set search_path = ''
 as $$
-  select cardinality(p_values) <> (select count(distinct v) from unnest(p_values) v)
+  select (select count(v) from unnest(p_values) v) <> (select count(distinct v) from unnest(p_values) v)
 $$;
 
 -- The last calendar day that has begun somewhere on Earth (UTC+14): a date
