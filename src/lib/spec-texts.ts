@@ -709,6 +709,8 @@ export const TEXTS = {
       favorites_not_a_parent: 'Boards cannot be put inside Favorites.',
       parent_board_not_found: 'That board could not be found. It may have been deleted.',
       board_not_found: 'That board could not be found. It may have been deleted.',
+      invalid_facts: 'Some of the ad facts are not valid. Check them and try again.',
+      hook_not_found: 'That hook could not be found. It may have been deleted.',
     },
   },
 } as const;
