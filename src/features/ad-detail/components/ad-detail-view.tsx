@@ -9,6 +9,7 @@ import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { isClear, type Ad } from '../../../lib/ad-schema.ts';
 import { formatDate } from '../../../lib/formatting.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
+import { AdFactsSection } from './ad-facts-section.tsx';
 import { PromoCard } from './promo-card.tsx';
 
 export interface AdDetailViewProps {
@@ -43,7 +44,7 @@ function imageWidth(ad: Ad): string {
   return `min(100%, 960px, calc((100dvh - 11rem) * ${ad.width / ad.height}))`;
 }
 
-/** The full-screen ad: brand and category links, favorite, share, close, the large image and its details. */
+/** The full-screen ad: brand and category links, favorite, share, close, the large image, its tags and its facts. */
 export function AdDetailView(props: AdDetailViewProps) {
   const { ad, failed, canNavigate, neighboursReady, onPrevious, onNext, onClose, touchHandlers, renderTitle } = props;
   const brand = ad?.brand_name ?? TEXTS.adCard.unknownBrand;
@@ -167,7 +168,8 @@ export function AdDetailView(props: AdDetailViewProps) {
                   </div>
                 )}
               </div>
-              <AdFacts ad={ad} />
+              <AdTags ad={ad} />
+              {ad.facts && <AdFactsSection facts={ad.facts} />}
               {!canNavigate && <PromoCard />}
             </div>
           </div>
@@ -201,7 +203,8 @@ function NavigationButton({ side, disabled, onClick }: { side: 'previous' | 'nex
   );
 }
 
-function AdFacts({ ad }: { ad: Ad }) {
+/** The ad's type and tags, and the day it was added. */
+function AdTags({ ad }: { ad: Ad }) {
   const chips = [ad.type_name, ...ad.tag_names].filter((name): name is string => Boolean(name));
   return (
     <div className="flex flex-wrap items-center gap-1.5 text-xs">
