@@ -70,8 +70,7 @@ describe('the ad detail’s facts', () => {
     expect(screen.getByText('This ad is for members')).toBeTruthy();
     expect(within(facts).getByTestId('ad-running-days').textContent).toBe('Running 1 day');
     expect(within(facts).queryByText('Still running')).toBeNull();
-    expect(within(facts).getByText('Last seen 1 Jan 2026')).toBeTruthy();
-    expect(within(facts).getByText('1 Jan 2026 – 1 Jan 2026')).toBeTruthy();
+    expect(within(facts).getByText('Seen 1 Jan 2026 – 1 Jan 2026')).toBeTruthy();
     expect(within(facts).queryByRole('list', { name: 'Platforms' })).toBeNull();
     expect(within(facts).queryByText('Hook', { selector: 'dt' })).toBeNull();
     expect(within(facts).queryByRole('link')).toBeNull();

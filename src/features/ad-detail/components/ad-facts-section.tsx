@@ -71,7 +71,7 @@ export function AdFactsSection({ facts }: { facts: AdFacts }) {
         aria-label={T.landingPageLabel(host)}
         className="inline-flex max-w-full items-center gap-1 font-medium text-neutral-950 underline decoration-neutral-300 underline-offset-2 hover:decoration-neutral-950"
       >
-        <span className="truncate">{host}</span>
+        <span className="min-w-0 [overflow-wrap:anywhere]">{host}</span>
         <ExternalLinkIcon className="h-3.5 w-3.5 shrink-0 text-neutral-500" />
       </a>,
     ]);
@@ -81,40 +81,34 @@ export function AdFactsSection({ facts }: { facts: AdFacts }) {
 
   return (
     <section aria-label={T.sectionLabel} data-testid="ad-facts" className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-neutral-950/5 sm:p-5">
-      {(facts.running_days !== null || platforms.length > 0) && (
-        <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
-          {facts.running_days !== null && (
-            <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-              <p className="text-[15px] font-semibold tabular-nums text-neutral-950" data-testid="ad-running-days">
-                {T.running(facts.running_days)}
-              </p>
-              {facts.still_running ? (
-                <span className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800 ring-1 ring-emerald-600/20">
-                  <span className="h-1.5 w-1.5 rounded-full bg-emerald-500" aria-hidden="true" />
-                  {T.stillRunning}
-                </span>
-              ) : (
-                facts.last_seen && <span className="text-xs text-neutral-500">{T.lastSeen(formatDay(facts.last_seen))}</span>
-              )}
-            </div>
-          )}
-          {platforms.length > 0 && (
-            <ul aria-label={T.platforms} className="flex flex-wrap gap-1.5 sm:ml-auto">
-              {platforms.map((name) => (
-                <li key={name} className="rounded-full bg-neutral-100 px-2.5 py-0.5 text-xs font-medium text-neutral-700">
-                  {name}
-                </li>
-              ))}
-            </ul>
+      {facts.running_days !== null && (
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          <p className="text-[15px] font-semibold tabular-nums text-neutral-950" data-testid="ad-running-days">
+            {T.running(facts.running_days)}
+          </p>
+          {facts.still_running && (
+            <span className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800 ring-1 ring-emerald-600/20">
+              <span className="h-1.5 w-1.5 rounded-full bg-emerald-500" aria-hidden="true" />
+              {T.stillRunning}
+            </span>
           )}
         </div>
       )}
       {facts.first_seen && (
-        <p className="mt-1 text-xs text-neutral-500">
+        <p className={`text-xs text-neutral-500 ${facts.running_days !== null ? 'mt-1' : ''}`}>
           {facts.last_seen && !facts.still_running
             ? T.seen(formatDay(facts.first_seen), formatDay(facts.last_seen))
             : T.firstSeen(formatDay(facts.first_seen))}
         </p>
+      )}
+      {platforms.length > 0 && (
+        <ul aria-label={T.platforms} className={`flex flex-wrap gap-1.5 ${facts.first_seen || facts.running_days !== null ? 'mt-3' : ''}`}>
+          {platforms.map((name) => (
+            <li key={name} className="rounded-full bg-neutral-100 px-2.5 py-0.5 text-xs font-medium text-neutral-700">
+              {name}
+            </li>
+          ))}
+        </ul>
       )}
       {(facts.headline || facts.primary_text) && (
         <div className="mt-4 border-t border-neutral-100 pt-4">
@@ -133,11 +127,11 @@ export function AdFactsSection({ facts }: { facts: AdFacts }) {
         </div>
       )}
       {details.length > 0 && (
-        <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-3 border-t border-neutral-100 pt-4 text-sm sm:grid-cols-3">
+        <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-3 border-t border-neutral-100 pt-4 text-sm sm:grid-cols-3 lg:grid-cols-2">
           {details.map(([term, value]) => (
             <div key={term} className="min-w-0">
               <dt className="text-xs text-neutral-500">{term}</dt>
-              <dd className="mt-0.5 truncate font-medium text-neutral-900">{value}</dd>
+              <dd className="mt-0.5 font-medium [overflow-wrap:anywhere] text-neutral-900">{value}</dd>
             </div>
           ))}
         </dl>
