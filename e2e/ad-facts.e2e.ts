@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { DEMO_HOOKS } from '../local/seed/demo-catalog.ts';
 import { planDemoLibrary, type DemoAdFacts } from '../local/seed/demo-plan.ts';
 import { CARDS, waitForItemCount } from './support/ad-grid.ts';
+import { seriousAxeViolations } from './support/axe.ts';
 import { journeyWithLibrary } from './support/journey.ts';
 import { provisionAccount, signIn } from './support/signed-in.ts';
 
@@ -82,6 +83,7 @@ for (const width of [390, 1440]) {
     expect(await endedFacts.getByText(/^Seen \d+ \w+ \d{4} – \d+ \w+ \d{4}$/).isVisible()).toBe(true);
     expect(await endedFacts.locator('dt', { hasText: 'Offer' }).count()).toBe(1);
     await expectNoSidewaysScroll(page, width);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     if (process.env.AD_FACTS_SCREENSHOTS) {
       await endedFacts.scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${process.env.AD_FACTS_SCREENSHOTS}/ended-${width}.png` });
