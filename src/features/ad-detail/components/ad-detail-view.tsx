@@ -175,11 +175,20 @@ export function AdDetailView(props: AdDetailViewProps) {
                 <AdTags ad={ad} />
                 {!canNavigate && <PromoCard />}
               </div>
-              {ad.facts && hasFacts(ad.facts) && (
+              {ad.facts === undefined ? (
+                // A list's copy carries no facts: their column is kept beside the image until get_ad brings them, so the image does not move.
+                !failed && (
+                  <div className="hidden lg:block lg:w-[340px] lg:shrink-0" aria-hidden="true">
+                    <Skeleton className="h-72 w-full rounded-2xl" />
+                  </div>
+                )
+              ) : (
+                hasFacts(ad.facts) && (
                 // Beside the image from 1024 px, under it on narrower screens.
-                <div className="w-(--ad-column) lg:sticky lg:top-0 lg:w-[340px] lg:shrink-0">
-                  <AdFactsSection facts={ad.facts} />
-                </div>
+                  <div className="w-(--ad-column) lg:sticky lg:top-0 lg:w-[340px] lg:shrink-0">
+                    <AdFactsSection facts={ad.facts} />
+                  </div>
+                )
               )}
             </div>
           </div>
