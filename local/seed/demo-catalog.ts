@@ -585,6 +585,21 @@ export const BLACK_FRIDAY_OFFERS: readonly BlackFridayOffer[] = [
 
 export const BLACK_FRIDAY_FOOTNOTES = ['Ends Monday at midnight', 'While stocks last', 'Sitewide · No code needed', 'Cyber Monday included'];
 
+/** The curated hooks (angles) of the demo library, managed by the admin like categories. */
+export const DEMO_HOOKS = [
+  'Discount',
+  'Social proof',
+  'Before/after',
+  'Problem/solution',
+  'Unboxing',
+  'Founder story',
+  'Testimonial',
+  'Comparison',
+  'Limited time',
+  'Bundle value',
+] as const;
+export type DemoHook = (typeof DEMO_HOOKS)[number];
+
 export const CALLS_TO_ACTION = ['Shop Now', 'Shop Now', 'Get Yours', 'Try It Today', 'Order Now', 'Learn More', 'Shop the Collection'];
 
 export const REVIEWERS = ['Maya K.', 'Jordan P.', 'Priya S.', 'Elena R.', 'Sam T.', 'Chloe M.', 'Marcus L.', 'Aisha B.', 'Noah W.', 'Hannah G.'];

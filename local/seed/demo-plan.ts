@@ -10,6 +10,9 @@ import {
   CATEGORY_COPY,
   DEMO_BRANDS,
   OFFERS,
+  type DemoHook,
+  type DemoOffer,
+  type DemoProduct,
   REVIEWERS,
   UGC_HOOKS,
   UGC_LINES,
@@ -48,8 +51,28 @@ export interface AdPlan {
   topPick: boolean;
   requiresSubscription: boolean;
   createdAt: Date;
+  /** What a marketer judges the ad by (public.ads' fact columns), drawn from the ad's own stream. */
+  facts: DemoAdFacts;
   /** The stream the renderer draws its small variations from. */
   renderRandom: SeededRandom;
+}
+
+/** The fact columns of one demo ad, as the table takes them (dates YYYY-MM-DD, UTC). */
+export interface DemoAdFacts {
+  platforms: string[];
+  placement: 'feed' | null;
+  format: 'single_image' | 'carousel';
+  first_seen: string;
+  last_seen: string;
+  still_running: boolean;
+  landing_url: string;
+  primary_text: string;
+  headline: string;
+  call_to_action: string;
+  offer: 'discount' | 'free_shipping' | 'bundle' | 'none';
+  hook: DemoHook;
+  language: string;
+  country: string;
 }
 
 const LOOK_OF_TYPE: Record<DemoType, CreativeLook> = {
@@ -110,6 +133,92 @@ function tagsFor(plan: { look: CreativeLook; type: DemoType | null; offerTag: De
     if (!tags.includes(extra)) tags.push(extra);
   }
   return tags;
+}
+
+/** The longest and shortest runs the demo library shows. */
+export const DEMO_RUNNING_DAYS = { min: 3, max: 400 } as const;
+
+const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
+const slug = (text: string) => text.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+/** The button's words as one of the table's calls to action. */
+function callToActionOf(cta: string): string {
+  if (/^(Get|Claim)/.test(cta)) return 'get_offer';
+  if (cta === 'Order Now' || cta === 'Try It Today') return 'order_now';
+  if (cta === 'Learn More') return 'learn_more';
+  if (cta.startsWith('Subscribe')) return 'subscribe';
+  return 'shop_now';
+}
+
+function offerOf(offer: DemoOffer): DemoAdFacts['offer'] {
+  if (offer.tag === 'Discount' || offer.tag === 'Subscription') return 'discount';
+  if (offer.tag === 'Bundle') return 'bundle';
+  if (offer.tag === 'Free Shipping') return 'free_shipping';
+  return 'none';
+}
+
+// prettier-ignore
+const PLATFORMS_BY_RATIO: Record<string, readonly (readonly [string[], number])[]> = {
+  '9:16': [[['tiktok'], 4], [['tiktok', 'instagram'], 4], [['instagram', 'meta'], 2], [['tiktok', 'snapchat'], 1], [['youtube'], 1], [['tiktok', 'instagram', 'youtube'], 1]],
+  '1.91:1': [[['meta'], 3], [['meta', 'google'], 2], [['google'], 2], [['meta', 'pinterest'], 1]],
+  upright: [[['meta', 'instagram'], 6], [['meta'], 3], [['instagram'], 3], [['meta', 'instagram', 'pinterest'], 1], [['pinterest'], 1]],
+};
+
+const COUNTRIES: readonly (readonly [string, number])[] = [['US', 55], ['GB', 18], ['CA', 10], ['AU', 10], ['IE', 4], ['NZ', 3]];
+
+/**
+ * The facts of one ad: its copy is the creative's, its dates run from a few
+ * days before it was added for 3 to 400 days (to the day of seeding when it is
+ * still running), its landing page is on the brand's own domain.
+ */
+function planFacts(
+  plan: { brand: DemoBrand; product: DemoProduct; spec: CreativeSpec; look: CreativeLook; offer: DemoOffer; ratio: string; createdAt: Date; now: Date },
+  random: SeededRandom,
+): DemoAdFacts {
+  const { brand, product, spec, look, ratio } = plan;
+  const offered = look === 'black-friday' ? 'discount' : look === 'offer' || spec.badge ? offerOf(plan.offer) : 'none';
+  const hook: DemoHook =
+    look === 'black-friday' ? random.pick(['Limited time', 'Discount'] as const)
+    : offered === 'bundle' ? 'Bundle value'
+    : offered !== 'none' ? random.pick(['Discount', 'Limited time'] as const)
+    : look === 'testimonial' ? random.pick(['Testimonial', 'Social proof'] as const)
+    : look === 'before-after' ? random.pick(['Before/after', 'Problem/solution'] as const)
+    : look === 'ugc' ? random.pick(['Unboxing', 'Social proof', 'Testimonial'] as const)
+    : look === 'carousel' ? random.pick(['Comparison', 'Bundle value', 'Founder story'] as const)
+    : random.pick(['Founder story', 'Problem/solution', 'Comparison', 'Social proof'] as const);
+  const platforms = random.weighted(PLATFORMS_BY_RATIO[ratio] ?? PLATFORMS_BY_RATIO.upright!);
+
+  // Seen from a few days before it was added; never a run shorter than 3 days or longer than 400.
+  const today = Date.UTC(plan.now.getUTCFullYear(), plan.now.getUTCMonth(), plan.now.getUTCDate());
+  const added = Date.UTC(plan.createdAt.getUTCFullYear(), plan.createdAt.getUTCMonth(), plan.createdAt.getUTCDate());
+  const firstSeen = Math.min(added - random.int(0, 6) * DAY_MS, today - (DEMO_RUNNING_DAYS.min - 1) * DAY_MS);
+  const daysToToday = Math.round((today - firstSeen) / DAY_MS) + 1;
+  const stillRunning = daysToToday <= DEMO_RUNNING_DAYS.max && random.chance(look === 'black-friday' ? 0.05 : 0.4);
+  const longest = Math.min(DEMO_RUNNING_DAYS.max, daysToToday);
+  const runningDays = stillRunning ? daysToToday : DEMO_RUNNING_DAYS.min + Math.floor((longest - DEMO_RUNNING_DAYS.min + 1) * random.next() ** 1.6);
+  const lastSeen = stillRunning ? today : firstSeen + (runningDays - 1) * DAY_MS;
+
+  const domain = `${brand.name.toLowerCase().replace(/[^a-z0-9]/g, '')}.com`;
+  const path = offered === 'bundle' ? '/collections/bundles' : `/products/${slug(product.name)}`;
+  const utm = random.chance(0.5) ? `?utm_source=${platforms[0]}&utm_medium=paid_social&utm_campaign=${slug(spec.headline).slice(0, 40)}` : '';
+  const opening = look === 'ugc' ? `${spec.ugc.hook} ${spec.ugc.line}.` : look === 'testimonial' ? `"${spec.quote.text}" (${spec.quote.reviewer})` : `Meet the ${product.name} from ${brand.name}.`;
+  const closing = offered !== 'none' ? (look === 'black-friday' ? `${spec.blackFriday.figure} ${spec.blackFriday.caption.toLowerCase()}. ${spec.blackFriday.footnote}.` : `${plan.offer.line}.`) : random.pick(['Loved by thousands.', 'Free returns within 30 days.', 'Made to last.', 'Ships in 2 days.']);
+  return {
+    platforms,
+    placement: ratio !== '9:16' && ratio !== '1.91:1' && random.chance(0.3) ? 'feed' : null,
+    format: look === 'carousel' ? 'carousel' : 'single_image',
+    first_seen: isoDay(firstSeen),
+    last_seen: isoDay(lastSeen),
+    still_running: stillRunning,
+    landing_url: `https://${domain}${path}${utm}`,
+    primary_text: `${opening} ${spec.subline}. ${closing}`,
+    headline: spec.headline,
+    call_to_action: callToActionOf(spec.cta),
+    offer: offered,
+    hook,
+    language: 'en',
+    country: random.weighted(COUNTRIES),
+  };
 }
 
 const compactCount = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(1)}K` : String(value));
@@ -186,6 +295,7 @@ export function planDemoLibrary(adCount: number, now: Date, seed = DEMO_CONTENT_
       topPick: topPicks.has(index),
       requiresSubscription: !free.has(index),
       createdAt,
+      facts: planFacts({ brand, product, spec, look, offer, ratio: format.ratio, createdAt, now }, random.fork('facts')),
       renderRandom: random.fork('render'),
     };
   });

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import sharp, { type OutputInfo, type OverlayOptions } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import type { Database, Queryable } from '../db/database.ts';
-import { DEMO_BRANDS, DEMO_CATEGORIES, DEMO_TAGS, DEMO_TYPES } from './demo-catalog.ts';
-import { planDemoLibrary, type AdPlan } from './demo-plan.ts';
+import { DEMO_BRANDS, DEMO_CATEGORIES, DEMO_HOOKS, DEMO_TAGS, DEMO_TYPES } from './demo-catalog.ts';
+import { planDemoLibrary, type AdPlan, type DemoAdFacts } from './demo-plan.ts';
 import { renderBannerSvg, renderCreativeSvg, renderLogoSvg } from './render-creative.ts';
 import { secretHex, secretUuid } from './seeded-random.ts';
 
@@ -124,13 +124,18 @@ async function nameKey(db: Queryable): Promise<string> {
 }
 
 /** Maps names to ids, inserting the names that are missing (names are unique regardless of case). */
-async function idsByName(tx: Queryable, table: 'categories' | 'types' | 'tags', names: readonly string[]): Promise<Map<string, string>> {
+async function idsByName(tx: Queryable, table: 'categories' | 'types' | 'tags' | 'hooks', names: readonly string[]): Promise<Map<string, string>> {
   await tx.query(`insert into public.${table} (name) select unnest($1::text[]) on conflict do nothing`, [names]);
   const { rows } = await tx.query<{ id: string; key: string }>(`select id, lower(name) as key from public.${table} where lower(name) = any ($1::text[])`, [
     names.map((name) => name.toLowerCase()),
   ]);
   const byKey = new Map(rows.map((row) => [row.key, row.id]));
   return new Map(names.map((name) => [name, byKey.get(name.toLowerCase())!]));
+}
+
+/** A demo ad's facts as the ads table's columns, its hook by id. */
+function factColumns({ hook, ...facts }: DemoAdFacts, hooks: Map<string, string>) {
+  return { ...facts, hook_id: hooks.get(hook)! };
 }
 
 async function inChunks<T>(items: readonly T[], size: number, fn: (chunk: T[]) => Promise<unknown>): Promise<void> {
@@ -291,6 +296,7 @@ export async function seedDemo(options: SeedDemoOptions): Promise<DemoSummary> {
     const categories = await idsByName(tx, 'categories', DEMO_CATEGORIES);
     const types = await idsByName(tx, 'types', DEMO_TYPES);
     const tags = await idsByName(tx, 'tags', DEMO_TAGS);
+    const hooks = await idsByName(tx, 'hooks', DEMO_HOOKS);
     const systemTags = new Map(
       (await tx.query<{ id: string; system_key: string }>('select id, system_key from public.tags where system_key is not null')).rows.map((row) => [
         row.system_key,
@@ -305,12 +311,18 @@ export async function seedDemo(options: SeedDemoOptions): Promise<DemoSummary> {
     await inChunks(rows, 200, (chunk) =>
       tx.query(
         `insert into public.ads (id, brand_id, category_id, type_id, created_at, requires_subscription,
-                                 original_path, display_480_path, display_960_path, preview_path, width, height, thumbhash)
+                                 original_path, display_480_path, display_960_path, preview_path, width, height, thumbhash,
+                                 platforms, placement, format, first_seen, last_seen, still_running, landing_url, primary_text,
+                                 headline, call_to_action, offer, hook_id, language, country)
          select id, brand_id, category_id, type_id, created_at, requires_subscription,
-                original_path, display_480_path, display_960_path, preview_path, width, height, thumbhash
+                original_path, display_480_path, display_960_path, preview_path, width, height, thumbhash,
+                platforms, placement, format, first_seen, last_seen, still_running, landing_url, primary_text,
+                headline, call_to_action, offer, hook_id, language, country
            from jsonb_to_recordset($1::jsonb) as a (id uuid, brand_id uuid, category_id uuid, type_id uuid, created_at timestamptz,
                 requires_subscription boolean, original_path text, display_480_path text, display_960_path text, preview_path text,
-                width integer, height integer, thumbhash text)`,
+                width integer, height integer, thumbhash text, platforms text[], placement text, format text, first_seen date,
+                last_seen date, still_running boolean, landing_url text, primary_text text, headline text, call_to_action text,
+                offer text, hook_id uuid, language text, country text)`,
         [
           JSON.stringify(
             chunk.map((row) => ({
@@ -327,6 +339,7 @@ export async function seedDemo(options: SeedDemoOptions): Promise<DemoSummary> {
               width: row.width,
               height: row.height,
               thumbhash: row.thumbhash,
+              ...factColumns(row.plan.facts, hooks),
             })),
           ),
         ],

@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
+import { adFactsSchema } from './ad-facts.ts';
 
 /**
  * One ad as the listing functions return it (list_ads, get_ad, list_collection_ads).
+ * The facts (platforms, dates, copy ...) are shown clear or locked: they are the teaser.
  * Image links are Storage signed URLs relative to /storage/v1/ that stop working
  * within 24 hours: the display variants only when the server decided the caller
  * sees the ad clear, the blurred preview otherwise.
@@ -28,6 +30,8 @@ export const adSchema = z.object({
   preview_url: z.nullable(z.string()),
   display_480_url: z.nullable(z.string()),
   display_960_url: z.nullable(z.string()),
+  /** Only from get_ad (the detail page): the lists' cards do not carry the facts. */
+  facts: z.optional(adFactsSchema),
 });
 export type Ad = z.infer<typeof adSchema>;
 

@@ -13,6 +13,7 @@ import {
   newBoard,
   newBrand,
   newCategory,
+  newHook,
   newObject,
   newPersonas,
   newSubscription,
@@ -210,6 +211,10 @@ const matrix: Probe[] = [
   rest('types', 'insert', 'POST types {"name":"Matrix type {persona}"}',                                                      [D,   D,   D,     D,    D,     D,     D,      C,    D]),
   rest('types', 'update', 'PATCH types?id=eq.{type} {"name":"Renamed by {persona}"}',                                         [D,   N,   N,     N,    N,     N,     N,      R,    N]),
   rest('types', 'delete', 'DELETE types?id=eq.{spareType}',                                                                   [D,   N,   N,     N,    N,     N,     N,      R,    N]),
+  rest('hooks', 'select', 'GET hooks?select=*',                                                                               [R,   R,   R,     R,    R,     R,     R,      R,    R]),
+  rest('hooks', 'insert', 'POST hooks {"name":"Matrix hook {persona}"}',                                                      [D,   D,   D,     D,    D,     D,     D,      C,    D]),
+  rest('hooks', 'update', 'PATCH hooks?id=eq.{hook} {"name":"Renamed by {persona}"}',                                         [D,   N,   N,     N,    N,     N,     N,      R,    N]),
+  rest('hooks', 'delete', 'DELETE hooks?id=eq.{spareHook}',                                                                   [D,   N,   N,     N,    N,     N,     N,      R,    N]),
 
   rest('ads', 'select', `GET ads?select=${ADS_PUBLIC_COLUMNS}`,                                                               [R,   R,   R,     R,    R,     R,     R,      R,    R]),
   rest('ads', 'insert', `POST ads?select=id ${NEW_AD}`,                                                                       [D,   D,   D,     D,    D,     D,     D,      C,    D]),
@@ -377,6 +382,7 @@ async function buildFixture(stack: LocalStack, db: Queryable): Promise<Fixture> 
   const category = await newCategory(db);
   const type = await newType(db);
   const tag = await newTag(db);
+  const hook = await newHook(db);
   const ids: Record<string, string> = {
     other: people.other.id,
     admin: people.admin.id,
@@ -388,6 +394,8 @@ async function buildFixture(stack: LocalStack, db: Queryable): Promise<Fixture> 
     spareBrand: (await newBrand(db)).id,
     spareCategory: (await newCategory(db)).id,
     spareType: (await newType(db)).id,
+    hook: hook.id,
+    spareHook: (await newHook(db)).id,
     spareTag: (await newTag(db)).id,
     linkTag: (await newTag(db)).id,
     addTag: (await newTag(db)).id,

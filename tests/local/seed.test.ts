@@ -4,7 +4,7 @@ import { thumbHashToApproximateAspectRatio } from 'thumbhash';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../local/db/database.ts';
 import { DEMO_ACCOUNTS, seedDemoAccounts } from '../../local/seed/demo-accounts.ts';
-import { DEMO_BRANDS, DEMO_CATEGORIES, DEMO_TAGS, DEMO_TYPES } from '../../local/seed/demo-catalog.ts';
+import { DEMO_BRANDS, DEMO_CATEGORIES, DEMO_HOOKS, DEMO_TAGS, DEMO_TYPES } from '../../local/seed/demo-catalog.ts';
 import { seedDemo, type DemoSummary, type WriteObject } from '../../local/seed/seed-demo.ts';
 import { createStorageApi, type StorageApi } from '../../local/storage/storage-api.ts';
 import { describeOnEngines, openTestDatabase } from '../support/engines.ts';
@@ -175,6 +175,23 @@ describeOnEngines('the demo library', (ctx) => {
     expect(rows.filter((row) => row.is_black_friday).length).toBe(Math.round(AD_COUNT * 0.1));
     expect(rows.filter((row) => row.is_top_picks).length).toBe(Math.round(AD_COUNT * 0.075));
     expect(summary).toMatchObject({ blackFriday: Math.round(AD_COUNT * 0.1), topPicks: Math.round(AD_COUNT * 0.075), freeAds: Math.round(AD_COUNT * 0.1) });
+  });
+
+  it('seeds the curated hooks and gives every ad its facts, running 3 to 400 days up to the day of seeding', async () => {
+    const hooks = await ctx.db.query<{ name: string }>('select name from public.hooks order by name');
+    expect(hooks.rows.map((row) => row.name)).toEqual([...DEMO_HOOKS].sort());
+    const { rows } = await ctx.db.query<{ missing: number; shortest: number; longest: number; last: string; hosts_match: boolean }>(
+      `select count(*) filter (where platforms is null or format is null or first_seen is null or last_seen is null or landing_url is null
+                                 or primary_text is null or headline is null or call_to_action is null or offer is null or hook_id is null
+                                 or language is null or country is null)::int as missing,
+              min(last_seen - first_seen + 1) as shortest, max(last_seen - first_seen + 1) as longest, max(last_seen)::text as last,
+              bool_and(substring(a.landing_url from '^https://([^/]+)/') = regexp_replace(lower(b.name), '[^a-z0-9]', '', 'g') || '.com') as hosts_match
+         from public.ads a join public.brands b on b.id = a.brand_id`,
+    );
+    expect(rows[0]).toMatchObject({ missing: 0, hosts_match: true });
+    expect(rows[0]!.shortest).toBeGreaterThanOrEqual(3);
+    expect(rows[0]!.longest).toBeLessThanOrEqual(400);
+    expect(rows[0]!.last <= NOW.toISOString().slice(0, 10)).toBe(true);
   });
 
   it('dates the newest ad on the day of seeding and none later', async () => {

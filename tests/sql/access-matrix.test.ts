@@ -8,6 +8,7 @@ import {
   newBoard,
   newBrand,
   newCategory,
+  newHook,
   newObject,
   newPersonas,
   newSubscription,
@@ -56,7 +57,7 @@ const probe = (resource: string, action: Action, sql: string, expected: Expected
  * Who may do what on every table and view in public. The fixture: 8 signed-in
  * personas (each with a profile and one board holding one ad; 'other' is the
  * owner whose ids everyone else tries directly, and a monthly subscriber),
- * 2 brands, 2 categories, 2 types, 4 tags (2 of them the themed boards'),
+ * 2 brands, 2 categories, 2 types, 2 hooks, 4 tags (2 of them the themed boards'),
  * 3 ads with 2 tag links (the first ad is the free sample), 1 page banner, 1 admin grant, 5 subscriptions,
  * 2 billing customers, 6 subscription holders
  * (account, customer and card of subscriber and other), 1 processed webhook
@@ -140,6 +141,11 @@ const matrix: Probe[] = [
   probe('types', 'insert', `insert into public.types (name) values ('Matrix type')`,                     [D,   D,   D,    D,    D,     D,     D,     OK,   D]),
   probe('types', 'update', 'update public.types set name = name',                                        [D,   0,   0,    0,    0,     0,     0,     2,    0]),
   probe('types', 'delete', 'delete from public.types where id = {spareType}',                            [D,   0,   0,    0,    0,     0,     0,     1,    0]),
+
+  probe('hooks', 'select', 'select * from public.hooks',                                                 [2,   2,   2,    2,    2,     2,     2,     2,    2]),
+  probe('hooks', 'insert', `insert into public.hooks (name) values ('Matrix hook')`,                     [D,   D,   D,    D,    D,     D,     D,     OK,   D]),
+  probe('hooks', 'update', 'update public.hooks set name = name',                                        [D,   0,   0,    0,    0,     0,     0,     2,    0]),
+  probe('hooks', 'delete', 'delete from public.hooks where id = {spareHook}',                            [D,   0,   0,    0,    0,     0,     0,     1,    0]),
 
   probe('ads', 'select', 'select id, brand_id, category_id, created_at, requires_subscription, is_black_friday, preview_path, thumbhash from public.ads',
                                                                                                           [3,   3,   3,    3,    3,     3,     3,     3,    3]),
@@ -248,6 +254,8 @@ async function buildFixture(db: Queryable): Promise<Fixture> {
   const spareTag = await newTag(db);
   await newType(db);
   const spareType = await newType(db);
+  await newHook(db);
+  const spareHook = await newHook(db);
   const ad = await newAd(db, { brandId: brand.id, categoryId: category.id, tagIds: [tag.id] });
   await newAd(db, { brandId: brand.id, categoryId: category.id, tagIds: [await systemTagId(db, 'black_friday')] });
   const spareAd = await newAd(db, { brandId: brand.id, categoryId: category.id });
@@ -286,6 +294,7 @@ async function buildFixture(db: Queryable): Promise<Fixture> {
       spareCategory: spareCategory.id,
       spareTag: spareTag.id,
       spareType: spareType.id,
+      spareHook: spareHook.id,
       ad: ad.id,
       spareAd: spareAd.id,
       originalOfAd: ad.original_path,

@@ -1096,10 +1096,12 @@ describeOnEngines('listing ads', (ctx) => {
       });
       expect(links(page.ads[0]!)).toEqual(linksFor(stored, false));
 
+      // The detail page's answer adds the ad's facts (docs/decisions/0031); the lists' cards do not carry them.
       const detail = await getAd('subscriber', adId);
-      expect(Object.keys(detail!).sort()).toEqual(adKeys);
+      expect(Object.keys(detail!).sort()).toEqual([...adKeys, 'facts'].sort());
       expect(detail).toEqual({
         ...expected,
+        facts: expect.objectContaining({ placement: 'portrait', placement_derived: true, running_days: null, hook_name: null }),
         preview_path: stored.preview_path,
         is_clear: true,
         preview_url: null,

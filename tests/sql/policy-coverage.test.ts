@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../../local/db/database.ts';
 import { describeOnEngines } from '../support/engines.ts';
 import { anon, becomeIn, userActor } from '../support/acting.ts';
 import type { Actor } from '../support/acting.ts';
-import { newAd, newBoard, newBrand, newCategory, newObject, newPersonas, newTag, newType } from '../support/factories.ts';
+import { newAd, newBoard, newBrand, newCategory, newHook, newObject, newPersonas, newTag, newType } from '../support/factories.ts';
 import type { Personas } from '../support/factories.ts';
 
 type ActorName = 'anon' | 'free' | 'subscriber' | 'admin';
@@ -84,6 +84,13 @@ const registry: Record<string, PolicyCheck> = {
     table: 'public.types', as: ['admin'], what: 'rename a type', sql: `update public.types set name = 'Renamed type' where id = {spareType}`,
   },
   'types: admins delete': { table: 'public.types', as: ['admin'], what: 'delete a type', sql: 'delete from public.types where id = {spareType}' },
+
+  'hooks: everyone reads': { table: 'public.hooks', as: ['anon', 'free'], what: 'read hooks', sql: 'select * from public.hooks' },
+  'hooks: admins insert': { table: 'public.hooks', as: ['admin'], what: 'add a hook', sql: `insert into public.hooks (name) values ('Policy hook')` },
+  'hooks: admins update': {
+    table: 'public.hooks', as: ['admin'], what: 'rename a hook', sql: `update public.hooks set name = 'Renamed hook' where id = {spareHook}`,
+  },
+  'hooks: admins delete': { table: 'public.hooks', as: ['admin'], what: 'delete a hook', sql: 'delete from public.hooks where id = {spareHook}' },
 
   'ads: everyone reads the catalogue fields': {
     table: 'public.ads', as: ['anon', 'free'], what: "read ads' catalogue fields", sql: 'select id, brand_id, preview_path from public.ads',
@@ -199,6 +206,7 @@ async function buildFixture(db: Queryable): Promise<Fixture> {
       tag: tag.id,
       spareTag: (await newTag(db)).id,
       spareType: (await newType(db)).id,
+      spareHook: (await newHook(db)).id,
       ad: ad.id,
       spareAd: spareAd.id,
       preview: ad.preview_path,

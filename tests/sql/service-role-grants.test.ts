@@ -8,7 +8,7 @@ describeOnEngines('what the service role may execute', (ctx) => {
   it('cannot execute the functions that need a signed-in admin or subscriber, which would only refuse it', async () => {
     for (const signature of [
       'public.get_ads_admin(integer, integer, text, uuid, uuid, uuid, uuid[], date, date, text)',
-      'public.admin_update_ads(uuid[], uuid, uuid, text, uuid, uuid[], uuid[])',
+      'public.admin_update_ads(uuid[], uuid, uuid, text, uuid, uuid[], uuid[], jsonb)',
       'public.admin_delete_ads(uuid[])',
       'public.get_ad_neighbours(uuid)',
     ]) {

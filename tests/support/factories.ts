@@ -67,6 +67,7 @@ export const newBrand = (db: Queryable, name = `Brand ${unique()}`) => insertNam
 export const newCategory = (db: Queryable, name = `Category ${unique()}`) => insertNamed(db, 'categories', name);
 export const newTag = (db: Queryable, name = `Tag ${unique()}`) => insertNamed(db, 'tags', name);
 export const newType = (db: Queryable, name = `Type ${unique()}`) => insertNamed(db, 'types', name);
+export const newHook = (db: Queryable, name = `Hook ${unique()}`) => insertNamed(db, 'hooks', name);
 
 export async function systemTagId(db: Queryable, key: 'black_friday' | 'top_picks'): Promise<string> {
   const result = await db.query<{ id: string }>('select id from public.tags where system_key = $1', [key]);

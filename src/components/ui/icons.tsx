@@ -159,3 +159,11 @@ export const GiftIcon = (props: IconProps) => (
     <path d="M12 8c-1.5-3.5-5.5-4-5.5-1.5S12 8 12 8zM12 8c1.5-3.5 5.5-4 5.5-1.5S12 8 12 8z" />
   </Icon>
 );
+
+export const ExternalLinkIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M14 4h6v6" />
+    <path d="M20 4 10 14" />
+    <path d="M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
+  </Icon>
+);

@@ -18,10 +18,11 @@ const TAGS = [
   { id: 't2', name: 'Black Friday', system_key: 'black_friday' },
 ];
 const TYPES = [{ id: 'y1', name: 'Static' }];
+const HOOKS = [{ id: 'h1', name: 'Social proof' }];
 
 /** Reads answer the catalogue; writes answer the row they touched, unless `refuse` says otherwise. */
 function serveCatalog(refuse: (query: TableQuery) => { message: string; details?: string; code?: string } | null = () => null) {
-  const rows: Record<string, unknown[]> = { brands: BRANDS, categories: CATEGORIES, tags: TAGS, types: TYPES, page_banners: [{ page: 'black-friday', image_path: 'black-friday/1-old.jpg' }] };
+  const rows: Record<string, unknown[]> = { brands: BRANDS, categories: CATEGORIES, tags: TAGS, types: TYPES, hooks: HOOKS, page_banners: [{ page: 'black-friday', image_path: 'black-friday/1-old.jpg' }] };
   for (const table of Object.keys(rows)) {
     fakeSupabase.onTable(table, (query) => {
       if (query.action === 'select' && query.columns !== 'id' && query.columns !== 'page') return { data: rows[table], error: null };
@@ -52,14 +53,14 @@ describe('admin catalogue section', () => {
   });
   afterEach(() => cleanup());
 
-  it('lists brands, categories, tags and types, each in a list that scrolls at 320 px', async () => {
+  it('lists brands, categories, tags, types and hooks, each in a list that scrolls at 320 px', async () => {
     renderSection();
     await screen.findByRole('button', { name: 'Edit Lumora' });
-    for (const [title, names] of [['Brands', ['Lumora', 'Northwind']], ['Categories', ['Skincare']], ['Tags', ['Bestseller', 'Black Friday']], ['Types', ['Static']]] as const) {
+    for (const [title, names] of [['Brands', ['Lumora', 'Northwind']], ['Categories', ['Skincare']], ['Tags', ['Bestseller', 'Black Friday']], ['Types', ['Static']], ['Hooks', ['Social proof']]] as const) {
       const region = list(title);
       for (const name of names) expect(within(region).getByRole('button', { name: `Edit ${name}` })).toBeTruthy();
     }
-    for (const kind of ['brands', 'categories', 'tags', 'types']) {
+    for (const kind of ['brands', 'categories', 'tags', 'types', 'hooks']) {
       expect(screen.getByTestId(`manage-${kind}-scroll`).className).toMatch(/\bmax-h-80 overflow-y-auto\b/);
     }
   });
@@ -77,6 +78,15 @@ describe('admin catalogue section', () => {
     await screen.findByText('Category added');
     expect(fakeSupabase.writesTo('categories')).toMatchObject([{ action: 'insert', payload: { name: 'Pet food' } }]);
     await waitFor(() => expect((input as HTMLInputElement).value).toBe(''));
+  });
+
+  it('adds a hook to the curated list the ads are tagged with', async () => {
+    renderSection();
+    const region = list('Hooks');
+    fireEvent.change(within(region).getByRole('textbox', { name: 'New hook' }), { target: { value: ' Unboxing ' } });
+    fireEvent.click(within(region).getByRole('button', { name: 'Add' }));
+    await screen.findByText('Hook added');
+    expect(fakeSupabase.writesTo('hooks')).toMatchObject([{ action: 'insert', payload: { name: 'Unboxing' } }]);
   });
 
   it("says in our words why an add was refused, never in the server's", async () => {

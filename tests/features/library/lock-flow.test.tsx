@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { makeAd } from '../support/ad-fixtures.ts';
+import { makeAd, makeFacts } from '../support/ad-fixtures.ts';
 import { fakeSupabase, sessionFor } from '../support/fake-supabase.ts';
 import { renderApp, setUpAppTests } from '../support/render-app.tsx';
 import { LOCAL_STRIPE_PRICES } from '../../../supabase/functions/_shared/local-stripe-defaults.ts';
@@ -71,8 +71,11 @@ describe('the upgrade flow from a locked ad', () => {
     ]);
   });
 
-  it('opens a clear ad as a modal over the library, from the list’s own copy of the ad', async () => {
+  it('opens a clear ad as a modal over the library, from the list’s own copy of the ad, and asks the server only for its facts', async () => {
     const { clear } = serveList();
+    // The server now answers the teaser locked: the image the list showed clear stays, the facts come from the answer.
+    const lockedNow = makeAd({ id: clear.id, locked: true, facts: makeFacts({ headline: 'Glow that survives a Monday' }) });
+    fakeSupabase.onRpc('get_ad', () => ({ data: lockedNow, error: null }));
     const app = renderApp('/library');
     const cards = await screen.findAllByTestId('ad-card');
     const clearCard = cards.find((card) => card.dataset.locked === 'false')!;
@@ -82,7 +85,9 @@ describe('the upgrade flow from a locked ad', () => {
     expect(app.currentUrl()).toBe(`/ads/${clear.id}`);
     expect(screen.getByTestId('ad-grid')).toBeTruthy();
     expect(within(detail).getByRole('img', { name: /Lumora ad/ }).getAttribute('src')).toBe(`http://localhost:3000/storage/v1/object/sign/ad-images/${clear.id}/960.webp?token=t`);
-    expect(fakeSupabase.callsOf('get_ad')).toHaveLength(0);
+    expect(await within(detail).findByText('Glow that survives a Monday')).toBeTruthy();
+    expect(fakeSupabase.callsOf('get_ad')).toHaveLength(1);
+    expect(within(detail).getByRole('img', { name: /Lumora ad/ }).getAttribute('src')).toBe(`http://localhost:3000/storage/v1/object/sign/ad-images/${clear.id}/960.webp?token=t`);
     expect(within(detail).getByTestId('promo-card').textContent).toContain('More winning creatives? Get started for free');
 
     fireEvent.click(within(detail).getByRole('button', { name: 'Close' }));

@@ -51,11 +51,11 @@ describe('error texts on screen', () => {
 
   it('names every catalogue check and admin refusal the database raises', () => {
     const byCode: Readonly<Record<string, string>> = TEXTS.apiErrors.byCode;
-    for (const kind of ['brands', 'categories', 'tags', 'types']) {
+    for (const kind of ['brands', 'categories', 'tags', 'types', 'hooks']) {
       expect(byCode[`${kind}_name_length`], kind).toBeTruthy();
       expect(byCode[`${kind}_name_not_empty`], kind).toBeTruthy();
     }
-    for (const code of ['brand_in_use', 'category_in_use', 'system_tag_protected', 'admin_required', 'too_many_ads', 'no_ads_selected', 'search_too_long', 'too_many_tags']) {
+    for (const code of ['invalid_facts', 'hook_not_found', 'brand_in_use', 'category_in_use', 'system_tag_protected', 'admin_required', 'too_many_ads', 'no_ads_selected', 'search_too_long', 'too_many_tags']) {
       expect(byCode[code], code).toBeTruthy();
     }
   });

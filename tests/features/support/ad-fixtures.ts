@@ -1,5 +1,6 @@
 import { rgbaToThumbHash } from 'thumbhash';
 import type { Ad } from '../../../src/lib/ad-schema.ts';
+import type { AdFacts } from '../../../src/lib/ad-facts.ts';
 
 /** A real thumbhash of a small two-tone image, so placeholders decode. */
 export const SAMPLE_THUMBHASH = (() => {
@@ -59,6 +60,30 @@ export function makeAd(overrides: Partial<Ad> & { locked?: boolean } = {}): Ad {
     display_480_url: locked ? null : `object/sign/ad-images/${id}/480.webp?token=t`,
     display_960_url: locked ? null : `object/sign/ad-images/${id}/960.webp?token=t`,
     ...rest,
+  };
+}
+
+/** An ad's facts as get_ad returns them: none by default, as for an ad nobody filled in. */
+export function makeFacts(overrides: Partial<AdFacts> = {}): AdFacts {
+  return {
+    platforms: null,
+    placement: 'portrait',
+    placement_derived: true,
+    format: null,
+    first_seen: null,
+    last_seen: null,
+    still_running: false,
+    running_days: null,
+    landing_url: null,
+    primary_text: null,
+    headline: null,
+    call_to_action: null,
+    offer: null,
+    hook_id: null,
+    hook_name: null,
+    language: null,
+    country: null,
+    ...overrides,
   };
 }
 

@@ -24,14 +24,24 @@ export function adQueryOptions(id: string) {
 
 /**
  * The ad, starting from the copy a cached list holds: an ad a list showed
- * clear (a teaser, for an anonymous visitor too) opens clear without asking again.
+ * clear (a teaser, for an anonymous visitor too) opens clear at once and stays
+ * clear. The list's cards carry no facts, so get_ad is asked once for them;
+ * its answer replaces the list's copy, except that the image the viewer was
+ * already shown clear is kept.
  */
 export function useAd(id: string) {
   const queryClient = useQueryClient();
   const listAd = useMemo(() => findCachedListAd(queryClient, id), [queryClient, id]);
   return useQuery({
     ...adQueryOptions(id),
+    queryFn: async () => keepShownImage(await getAd(id), listAd),
     initialData: listAd,
-    staleTime: listAd?.is_clear ? Infinity : 0,
+    staleTime: (query) => (listAd?.is_clear && query.state.data?.facts ? Infinity : 0),
   });
+}
+
+/** The server's ad with the list copy's clear image when the list showed it clear and the server now answers locked. */
+export function keepShownImage(ad: Ad | null, listAd: Ad | undefined): Ad | null {
+  if (!ad || !listAd?.is_clear || ad.is_clear) return ad;
+  return { ...listAd, facts: ad.facts };
 }

@@ -1,4 +1,4 @@
-import type { ReactNode, TouchEvent } from 'react';
+import type { CSSProperties, ReactNode, TouchEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useAddToBoardSlot } from '../../../components/ads/add-to-board-slot.tsx';
 import { AdImage } from '../../../components/ads/ad-image.tsx';
@@ -9,6 +9,7 @@ import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { isClear, type Ad } from '../../../lib/ad-schema.ts';
 import { formatDate } from '../../../lib/formatting.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
+import { AdFactsSection, hasFacts } from './ad-facts-section.tsx';
 import { PromoCard } from './promo-card.tsx';
 
 export interface AdDetailViewProps {
@@ -43,7 +44,7 @@ function imageWidth(ad: Ad): string {
   return `min(100%, 960px, calc((100dvh - 11rem) * ${ad.width / ad.height}))`;
 }
 
-/** The full-screen ad: brand and category links, favorite, share, close, the large image and its details. */
+/** The full-screen ad: brand and category links, favorite, share, close, the large image, its tags and its facts. */
 export function AdDetailView(props: AdDetailViewProps) {
   const { ad, failed, canNavigate, neighboursReady, onPrevious, onNext, onClose, touchHandlers, renderTitle } = props;
   const brand = ad?.brand_name ?? TEXTS.adCard.unknownBrand;
@@ -148,27 +149,47 @@ export function AdDetailView(props: AdDetailViewProps) {
             )}
           </div>
         ) : (
-          <div className="flex min-h-full flex-col items-center px-3 py-4 sm:px-20 sm:py-6">
-            <div className="my-auto flex flex-col gap-3" style={{ width: imageWidth(ad) }}>
-              <div className="relative overflow-hidden rounded-2xl bg-white shadow-[0_12px_40px_-12px_rgba(0,0,0,0.25)] ring-1 ring-neutral-950/5">
-                <AdImage key={ad.id} ad={ad} sizes="(max-width: 1023px) 100vw, 960px" fallbackWidth={960} eager highPriority />
-                {!isClear(ad) && (
-                  <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-neutral-950/15 p-6 text-center">
-                    <span className="inline-flex h-12 w-12 items-center justify-center rounded-full bg-white text-neutral-950 shadow-lg">
-                      <LockIcon className="h-5 w-5" />
-                    </span>
-                    <div className="rounded-2xl bg-white/95 px-5 py-4 shadow-lg backdrop-blur">
-                      <p className="font-semibold text-neutral-950">{TEXTS.adDetail.lockedTitle}</p>
-                      <p className="mt-1 text-sm text-neutral-600">{TEXTS.adDetail.lockedBody}</p>
-                      <Button className="mt-3" onClick={props.onUnlock}>
-                        {TEXTS.adDetail.unlock}
-                      </Button>
+          <div className={`flex min-h-full flex-col items-center px-3 pt-4 sm:px-20 sm:py-6 ${canNavigate ? 'pb-20' : 'pb-4'}`}>
+            <div
+              className="my-auto flex w-full flex-col items-center gap-3 lg:flex-row lg:items-start lg:justify-center lg:gap-5"
+              style={{ '--ad-column': imageWidth(ad) } as CSSProperties}
+            >
+              <div className="flex w-(--ad-column) flex-col gap-3 lg:w-[min(var(--ad-column),calc(100%-22.5rem))]">
+                <div className="relative overflow-hidden rounded-2xl bg-white shadow-[0_12px_40px_-12px_rgba(0,0,0,0.25)] ring-1 ring-neutral-950/5">
+                  <AdImage key={ad.id} ad={ad} sizes="(max-width: 1023px) 100vw, 960px" fallbackWidth={960} eager highPriority />
+                  {!isClear(ad) && (
+                    <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-neutral-950/15 p-6 text-center">
+                      <span className="inline-flex h-12 w-12 items-center justify-center rounded-full bg-white text-neutral-950 shadow-lg">
+                        <LockIcon className="h-5 w-5" />
+                      </span>
+                      <div className="rounded-2xl bg-white/95 px-5 py-4 shadow-lg backdrop-blur">
+                        <p className="font-semibold text-neutral-950">{TEXTS.adDetail.lockedTitle}</p>
+                        <p className="mt-1 text-sm text-neutral-600">{TEXTS.adDetail.lockedBody}</p>
+                        <Button className="mt-3" onClick={props.onUnlock}>
+                          {TEXTS.adDetail.unlock}
+                        </Button>
+                      </div>
                     </div>
-                  </div>
-                )}
+                  )}
+                </div>
+                <AdTags ad={ad} />
+                {!canNavigate && <PromoCard />}
               </div>
-              <AdFacts ad={ad} />
-              {!canNavigate && <PromoCard />}
+              {ad.facts === undefined ? (
+                // A list's copy carries no facts: their column is kept beside the image until get_ad brings them, so the image does not move.
+                !failed && (
+                  <div className="hidden lg:block lg:w-[340px] lg:shrink-0" aria-hidden="true">
+                    <Skeleton className="h-72 w-full rounded-2xl" />
+                  </div>
+                )
+              ) : (
+                hasFacts(ad.facts) && (
+                // Beside the image from 1024 px, under it on narrower screens.
+                  <div className="w-(--ad-column) lg:sticky lg:top-0 lg:w-[340px] lg:shrink-0">
+                    <AdFactsSection facts={ad.facts} />
+                  </div>
+                )
+              )}
             </div>
           </div>
         )}
@@ -192,7 +213,8 @@ function NavigationButton({ side, disabled, onClick }: { side: 'previous' | 'nex
       title={label}
       disabled={disabled}
       onClick={onClick}
-      className={`fixed top-1/2 disabled:opacity-40 z-10 inline-flex h-11 w-11 -translate-y-1/2 items-center justify-center rounded-full bg-white/95 text-neutral-900 shadow-lg ring-1 ring-neutral-950/10 backdrop-blur transition hover:scale-105 hover:bg-white sm:h-12 sm:w-12 ${
+      // Phones: in the bottom corners, clear of the facts under the image; wider screens: beside the image.
+      className={`fixed bottom-4 disabled:opacity-40 z-10 inline-flex h-11 w-11 sm:top-1/2 sm:bottom-auto sm:-translate-y-1/2 items-center justify-center rounded-full bg-white/95 text-neutral-900 shadow-lg ring-1 ring-neutral-950/10 backdrop-blur transition hover:scale-105 hover:bg-white sm:h-12 sm:w-12 ${
         side === 'previous' ? 'left-2 sm:left-5' : 'right-2 sm:right-5'
       }`}
     >
@@ -201,7 +223,8 @@ function NavigationButton({ side, disabled, onClick }: { side: 'previous' | 'nex
   );
 }
 
-function AdFacts({ ad }: { ad: Ad }) {
+/** The ad's type and tags, and the day it was added. */
+function AdTags({ ad }: { ad: Ad }) {
   const chips = [ad.type_name, ...ad.tag_names].filter((name): name is string => Boolean(name));
   return (
     <div className="flex flex-wrap items-center gap-1.5 text-xs">

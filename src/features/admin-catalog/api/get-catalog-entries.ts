@@ -3,8 +3,8 @@ import * as z from 'zod/mini';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
-export type CatalogKind = 'brands' | 'categories' | 'tags' | 'types';
-export const CATALOG_KINDS: readonly CatalogKind[] = ['brands', 'categories', 'tags', 'types'];
+export type CatalogKind = 'brands' | 'categories' | 'tags' | 'types' | 'hooks';
+export const CATALOG_KINDS: readonly CatalogKind[] = ['brands', 'categories', 'tags', 'types', 'hooks'];
 
 export const catalogEntrySchema = z.object({
   id: z.string().check(z.minLength(1)),
@@ -21,6 +21,7 @@ const COLUMNS: Record<CatalogKind, string> = {
   categories: 'id,name',
   tags: 'id,name,system_key',
   types: 'id,name',
+  hooks: 'id,name',
 };
 
 /** Every row of a catalogue table, by name regardless of case. */

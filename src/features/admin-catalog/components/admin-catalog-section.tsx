@@ -5,12 +5,12 @@ import { BrandLogosCard } from './brand-logos-card.tsx';
 import { CatalogList } from './catalog-list.tsx';
 import { PageBannersCard } from './page-banners-card.tsx';
 
-/** The admin's curation: the four catalogue lists, brand logos and page banners. */
+/** The admin's curation: the five catalogue lists (hooks: the ads' angles), brand logos and page banners. */
 export function AdminCatalogSection() {
   return (
     <div className="space-y-6">
       <AdminCard title={TEXTS.adminManage.title} description={TEXTS.adminManage.description}>
-        <div className="grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-4">
+        <div className="grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3 2xl:grid-cols-5">
           {CATALOG_KINDS.map((kind) => (
             <CatalogList key={kind} kind={kind} />
           ))}
