@@ -97,8 +97,13 @@ const SLACK_PX = 4;
 const clearlyOnScreen = (place: Place): string[] =>
   place.visible.filter((card) => card.bottom > SLACK_PX && card.top < place.viewportHeight - SLACK_PX).map((card) => card.id);
 
-/** Whether `after` shows what `before` showed: every card clearly on screen in one is on screen in the other, in the same order. */
+/** Whether `after` shows what `before` showed: every card clearly on screen in one is on screen in the other, each where it was. */
 function showsTheSame(before: Place, after: Place): boolean {
+  const moved = after.visible.some((card) => {
+    const was = before.visible.find((other) => other.id === card.id);
+    return was !== undefined && Math.abs(was.top - card.top) > SLACK_PX;
+  });
+  if (moved) return false;
   const onScreenAfter = after.visible.map((card) => card.id);
   const onScreenBefore = before.visible.map((card) => card.id);
   const kept = (ids: string[], within: string[]) => ids.every((id) => within.includes(id));
