@@ -70,6 +70,7 @@ describeOnEngines('ad cards: what lists show of an ad follows every write', (ctx
       tag_names: [tags[1]!.name, tags[2]!.name, tags[0]!.name],
       created_at: '2026-03-04T05:06:07.123456Z',
       requires_subscription: true, is_black_friday: false, is_top_picks: false, width: 800, height: 1000,
+      platforms: null, first_seen: null, last_seen: null, still_running: false,
     };
     expect(await shown(ad.id)).toMatchObject(expected);
     expect(await listed(ad.id)).toMatchObject(expected);

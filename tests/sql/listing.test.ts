@@ -37,6 +37,8 @@ const adKeys = [
   'id', 'brand_id', 'brand_name', 'brand_logo_path', 'category_id', 'category_name', 'type_id', 'type_name', 'tag_names',
   'created_at', 'requires_subscription', 'is_black_friday', 'is_top_picks', 'width', 'height', 'thumbhash', 'preview_path',
   'is_clear', 'preview_url', 'display_480_url', 'display_960_url',
+  // The facts every card shows (20261129000200_card_facts.sql): no running days, the SPA counts them.
+  'platforms', 'first_seen', 'last_seen', 'still_running',
 ].sort();
 const isoMicros = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const cursorFormat = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{24}$/;
@@ -1079,6 +1081,10 @@ describeOnEngines('listing ads', (ctx) => {
         width: 1080,
         height: 1350,
         thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==',
+        platforms: null,
+        first_seen: null,
+        last_seen: null,
+        still_running: false,
         is_clear: false,
         display_480_url: null,
         display_960_url: null,
@@ -1096,7 +1102,7 @@ describeOnEngines('listing ads', (ctx) => {
       });
       expect(links(page.ads[0]!)).toEqual(linksFor(stored, false));
 
-      // The detail page's answer adds the ad's facts (docs/decisions/0031); the lists' cards do not carry them.
+      // The detail page's answer adds all the ad's facts with its running days (docs/decisions/0031); the cards carry only what they show.
       const detail = await getAd('subscriber', adId);
       expect(Object.keys(detail!).sort()).toEqual([...adKeys, 'facts'].sort());
       expect(detail).toEqual({

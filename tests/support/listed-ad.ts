@@ -20,6 +20,11 @@ export interface ListedAd {
   height: number;
   thumbhash: string;
   preview_path: string;
+  /** The facts a card shows (its running days are counted from these by the SPA). */
+  platforms: string[] | null;
+  first_seen: string | null;
+  last_seen: string | null;
+  still_running: boolean;
   is_clear: boolean;
   /** A signed link to the blurred preview when the ad is locked, else null. */
   preview_url: string | null;
