@@ -129,6 +129,32 @@ export const adFactsSchema = z.object({
 });
 export type AdFacts = z.infer<typeof adFactsSchema>;
 
+const DAY_MS = 86_400_000;
+const utcDay = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+
+/**
+ * Days an ad ran, both ends counted, in UTC: from first seen to last seen, or to
+ * today while it still runs (never less than to last seen). Null without a first
+ * seen, or for an ended ad without a last seen. The same rule as the database's
+ * private.running_days, which get_ad's running_days comes from; the cards carry
+ * the dates and count here, since a running ad's days change every day.
+ */
+export function runningDays(
+  firstSeen: string | null | undefined,
+  lastSeen: string | null | undefined,
+  stillRunning: boolean | undefined,
+  now: Date = new Date(),
+): number | null {
+  if (!firstSeen || !isCalendarDate(firstSeen)) return null;
+  const last = lastSeen && isCalendarDate(lastSeen) ? utcDay(lastSeen) : null;
+  const first = utcDay(firstSeen);
+  if (stillRunning) {
+    const today = utcDay(now.toISOString().slice(0, 10));
+    return Math.max(today, last ?? first) - first + 1;
+  }
+  return last === null ? null : last - first + 1;
+}
+
 /** The host of a landing page address, without "www.", or null when it is not a web address. */
 export function landingHost(url: string): string | null {
   try {

@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
-import { adFactsSchema } from './ad-facts.ts';
+import { adFactsSchema, isCalendarDate } from './ad-facts.ts';
+
+const seenDay = z.string().check(z.refine(isCalendarDate, 'Must be a date (YYYY-MM-DD)'));
 
 /**
  * One ad as the listing functions return it (list_ads, get_ad, list_collection_ads).
@@ -30,7 +32,16 @@ export const adSchema = z.object({
   preview_url: z.nullable(z.string()),
   display_480_url: z.nullable(z.string()),
   display_960_url: z.nullable(z.string()),
-  /** Only from get_ad (the detail page): the lists' cards do not carry the facts. */
+  /**
+   * The facts every card shows (migration 20261129000200): where the ad ran and
+   * when it was seen. Optional: an answer from before them still parses. A platform
+   * this build has no name for is kept, and the card leaves it out.
+   */
+  platforms: z.optional(z.nullable(z.array(z.string().check(z.minLength(1))))),
+  first_seen: z.optional(z.nullable(seenDay)),
+  last_seen: z.optional(z.nullable(seenDay)),
+  still_running: z.optional(z.boolean()),
+  /** Only from get_ad (the detail page): all the facts, with the running days worked out. */
   facts: z.optional(adFactsSchema),
 });
 export type Ad = z.infer<typeof adSchema>;

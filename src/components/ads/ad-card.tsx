@@ -4,6 +4,7 @@ import { isClear, type Ad } from '../../lib/ad-schema.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
 import { BookmarkPlusIcon, LockIcon, TrashIcon } from '../ui/icons.tsx';
 import { useAddToBoardSlot } from './add-to-board-slot.tsx';
+import { AdCardFacts } from './ad-card-facts.tsx';
 import { AdImage } from './ad-image.tsx';
 import { BrandMark } from './brand-mark.tsx';
 
@@ -33,7 +34,7 @@ const iconButton =
   'inline-flex h-8 w-8 items-center justify-center rounded-lg text-neutral-500 transition-colors hover:bg-neutral-100 hover:text-neutral-950 focus-visible:outline-2 focus-visible:outline-neutral-950';
 
 /**
- * One ad in a grid: brand, category, image; opens the ad when clear, starts the
+ * One ad in a grid: brand, category, image with the ad's running days and platforms over it; opens the ad when clear, starts the
  * upgrade flow when locked. Memoised: scrolling the virtual grid re-renders the
  * grid, and the cards that stay in view keep their props.
  */
@@ -79,36 +80,40 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
           </button>
         )}
       </header>
-      {clear ? (
-        <Link
-          to={`/ads/${ad.id}`}
-          state={{ backgroundLocation: location }}
-          preventScrollReset
-          data-card-primary=""
-          aria-label={TEXTS.adCard.open(brand)}
-          className="block focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-neutral-950"
-        >
-          {image}
-        </Link>
-      ) : (
-        <button
-          type="button"
-          onClick={() => onLockedClick(ad)}
-          data-card-primary=""
-          aria-label={TEXTS.adCard.lockedLabel(brand)}
-          className="relative block w-full cursor-pointer text-left focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-neutral-950"
-        >
-          {image}
-          <span className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-neutral-950/10 transition-colors group-hover:bg-neutral-950/20">
-            <span className="inline-flex h-11 w-11 items-center justify-center rounded-full bg-white/95 text-neutral-950 shadow-lg ring-1 ring-black/5">
-              <LockIcon className="h-5 w-5" />
+      {/* The facts' chip sits over the image, after the link or lock button (so above its overlay), adding no height. */}
+      <div className="relative">
+        {clear ? (
+          <Link
+            to={`/ads/${ad.id}`}
+            state={{ backgroundLocation: location }}
+            preventScrollReset
+            data-card-primary=""
+            aria-label={TEXTS.adCard.open(brand)}
+            className="block focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-neutral-950"
+          >
+            {image}
+          </Link>
+        ) : (
+          <button
+            type="button"
+            onClick={() => onLockedClick(ad)}
+            data-card-primary=""
+            aria-label={TEXTS.adCard.lockedLabel(brand)}
+            className="relative block w-full cursor-pointer text-left focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-neutral-950"
+          >
+            {image}
+            <span className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-neutral-950/10 transition-colors group-hover:bg-neutral-950/20">
+              <span className="inline-flex h-11 w-11 items-center justify-center rounded-full bg-white/95 text-neutral-950 shadow-lg ring-1 ring-black/5">
+                <LockIcon className="h-5 w-5" />
+              </span>
+              <span className="rounded-full bg-neutral-950/80 px-3 py-1 text-xs font-semibold text-white shadow-sm">
+                {TEXTS.adCard.locked}
+              </span>
             </span>
-            <span className="rounded-full bg-neutral-950/80 px-3 py-1 text-xs font-semibold text-white shadow-sm">
-              {TEXTS.adCard.locked}
-            </span>
-          </span>
-        </button>
-      )}
+          </button>
+        )}
+        <AdCardFacts ad={ad} />
+      </div>
     </article>
   );
 });

@@ -167,3 +167,51 @@ export const ExternalLinkIcon = (props: IconProps) => (
     <path d="M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
   </Icon>
 );
+
+// The platforms an ad ran on, drawn as plain outlines in the kit's style (no brand artwork).
+export const MetaIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M3.5 12c0-2.9 1.4-5 3.4-5 3.1 0 5.9 10 9.2 10 1.9 0 3.4-2.1 3.4-5s-1.5-5-3.4-5c-3.3 0-6.1 10-9.2 10-2 0-3.4-2.1-3.4-5z" />
+  </Icon>
+);
+
+export const InstagramIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <rect x="4" y="4" width="16" height="16" rx="5" />
+    <circle cx="12" cy="12" r="3.5" />
+    <path d="M16.8 7.2h.01" />
+  </Icon>
+);
+
+export const TikTokIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M13.5 4v10.5a3.5 3.5 0 1 1-3.5-3.5" />
+    <path d="M13.5 4c.5 2.4 2.4 4 5 4" />
+  </Icon>
+);
+
+export const YouTubeIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <rect x="3" y="6" width="18" height="12" rx="4" />
+    <path d="M10.5 9.5v5l4-2.5z" fill="currentColor" />
+  </Icon>
+);
+
+export const PinterestIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M10 20.5l2.2-9.5" />
+    <path d="M8.4 13.6a4.2 4.2 0 0 1-.9-2.6c0-2.6 2.1-4.5 4.8-4.5s4.6 1.9 4.6 4.3c0 2.6-1.6 4.6-3.8 4.6-1 0-1.8-.5-2.1-1.1" />
+  </Icon>
+);
+
+export const SnapchatIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M12 4c-2.8 0-4.5 2-4.5 4.8V11l-2 .8 1.8 1.2c-.5 1.5-1.6 2.6-3.3 3 1 .8 2 .6 2.6 1.5.3.5.8.6 1.5.5 1.2-.2 2.2.8 3.9.8s2.7-1 3.9-.8c.7.1 1.2 0 1.5-.5.6-.9 1.6-.7 2.6-1.5-1.7-.4-2.8-1.5-3.3-3l1.8-1.2-2-.8V8.8C16.5 6 14.8 4 12 4z" />
+  </Icon>
+);
+
+export const GoogleIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M17.3 6.7A7.5 7.5 0 1 0 19.5 12H12" />
+  </Icon>
+);
