@@ -51,7 +51,7 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
       data-testid="ad-card"
       data-ad-id={ad.id}
       data-locked={clear ? 'false' : 'true'}
-      className="group mb-3 overflow-hidden rounded-2xl border border-neutral-200/80 bg-white shadow-[0_1px_2px_rgba(0,0,0,0.04)] transition-shadow hover:shadow-[0_8px_24px_-8px_rgba(0,0,0,0.18)] sm:mb-4"
+      className="group relative mb-3 overflow-hidden rounded-2xl border border-neutral-200/80 bg-white shadow-[0_1px_2px_rgba(0,0,0,0.04)] transition-shadow hover:shadow-[0_8px_24px_-8px_rgba(0,0,0,0.18)] sm:mb-4"
     >
       <header className="flex items-center gap-2.5 py-2.5 pr-1.5 pl-3">
         <BrandMark name={brand} logoPath={ad.brand_logo_path} />
@@ -80,40 +80,38 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
           </button>
         )}
       </header>
-      {/* The facts' chip sits over the image, after the link or lock button (so above its overlay), adding no height. */}
-      <div className="relative">
-        {clear ? (
-          <Link
-            to={`/ads/${ad.id}`}
-            state={{ backgroundLocation: location }}
-            preventScrollReset
-            data-card-primary=""
-            aria-label={TEXTS.adCard.open(brand)}
-            className="block focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-neutral-950"
-          >
-            {image}
-          </Link>
-        ) : (
-          <button
-            type="button"
-            onClick={() => onLockedClick(ad)}
-            data-card-primary=""
-            aria-label={TEXTS.adCard.lockedLabel(brand)}
-            className="relative block w-full cursor-pointer text-left focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-neutral-950"
-          >
-            {image}
-            <span className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-neutral-950/10 transition-colors group-hover:bg-neutral-950/20">
-              <span className="inline-flex h-11 w-11 items-center justify-center rounded-full bg-white/95 text-neutral-950 shadow-lg ring-1 ring-black/5">
-                <LockIcon className="h-5 w-5" />
-              </span>
-              <span className="rounded-full bg-neutral-950/80 px-3 py-1 text-xs font-semibold text-white shadow-sm">
-                {TEXTS.adCard.locked}
-              </span>
+      {clear ? (
+        <Link
+          to={`/ads/${ad.id}`}
+          state={{ backgroundLocation: location }}
+          preventScrollReset
+          data-card-primary=""
+          aria-label={TEXTS.adCard.open(brand)}
+          className="block focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-neutral-950"
+        >
+          {image}
+        </Link>
+      ) : (
+        <button
+          type="button"
+          onClick={() => onLockedClick(ad)}
+          data-card-primary=""
+          aria-label={TEXTS.adCard.lockedLabel(brand)}
+          className="relative block w-full cursor-pointer text-left focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-neutral-950"
+        >
+          {image}
+          <span className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-neutral-950/10 transition-colors group-hover:bg-neutral-950/20">
+            <span className="inline-flex h-11 w-11 items-center justify-center rounded-full bg-white/95 text-neutral-950 shadow-lg ring-1 ring-black/5">
+              <LockIcon className="h-5 w-5" />
             </span>
-          </button>
-        )}
-        <AdCardFacts ad={ad} />
-      </div>
+            <span className="rounded-full bg-neutral-950/80 px-3 py-1 text-xs font-semibold text-white shadow-sm">
+              {TEXTS.adCard.locked}
+            </span>
+          </span>
+        </button>
+      )}
+      {/* After the image (so above a locked card's overlay), on the article: the image is its last row, so this sits on the image's bottom edge and adds no height. */}
+      <AdCardFacts ad={ad} />
     </article>
   );
 });
