@@ -98,6 +98,8 @@ export const TEXTS = {
     sectionLabel: 'Ad facts',
     running: (days: number) => `Running ${days.toLocaleString('en-US')} ${days === 1 ? 'day' : 'days'}`,
     stillRunning: 'Still running',
+    /** Read after a card's running days, whose green dot says it to the eye. */
+    stillRunningAfterDays: ', still running',
     seen: (from: string, to: string) => `Seen ${from} – ${to}`,
     firstSeen: (date: string) => `First seen ${date}`,
     headline: 'Headline',

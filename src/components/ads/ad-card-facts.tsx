@@ -39,7 +39,7 @@ export function AdCardFacts({ ad, now }: { ad: Ad; now?: Date }) {
         <span className="inline-flex items-center gap-1 tabular-nums">
           {ad.still_running && <span className="h-1.5 w-1.5 shrink-0 rounded-full bg-emerald-500" aria-hidden="true" />}
           {T.running(days)}
-          {ad.still_running && <span className="sr-only">, {T.stillRunning.toLowerCase()}</span>}
+          {ad.still_running && <span className="sr-only">{T.stillRunningAfterDays}</span>}
         </span>
       )}
       {platforms.length > 0 && (
