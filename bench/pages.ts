@@ -184,35 +184,49 @@ async function pageFor(context: BrowserContext, url: string, viewer: Viewer): Pr
   return page;
 }
 
+interface Visit {
+  imageBytes: number;
+  images: number;
+  originals: number;
+  cls: number;
+  lcp: number;
+}
+
+/** Opens `address` with the observers on, waits until `ready` and then for a quiet network: the images it loaded, the originals it asked for, CLS and LCP. */
+async function visit(page: Page, address: string, ready: () => Promise<unknown>, quietMs: number): Promise<Visit> {
+  await page.addInitScript(OBSERVERS);
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(request.url()));
+  await page.goto(address, { waitUntil: 'load' });
+  await ready();
+  await networkQuiet(page, quietMs);
+  const result = await page.evaluate(() => {
+    const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const images = entries.filter((entry) => entry.initiatorType === 'img' || /\.(webp|avif|jpe?g|png)(\?|$)/.test(entry.name));
+    const bench = (window as unknown as { __bench: { cls: number; lcp: number } }).__bench;
+    return { imageBytes: images.reduce((sum, entry) => sum + (entry.transferSize || entry.encodedBodySize), 0), images: images.length, cls: bench.cls, lcp: bench.lcp };
+  });
+  return { ...result, originals: requested.filter((requestedAddress) => requestedAddress.includes('/ad-originals/')).length };
+}
+
 const viewerNote = (viewer: Viewer) => (viewer === 'subscriber' ? ', subscriber' : '');
 
 async function measureFirstPage(url: string, viewport: Viewport, viewer: Viewer = 'anonymous'): Promise<FirstPage> {
   const browser = await launch(viewport);
   try {
     const page = await pageFor(browser.context, url, viewer);
-    await page.addInitScript(OBSERVERS);
-    const requested: string[] = [];
-    page.on('request', (request) => requested.push(request.url()));
-    await page.goto(`${url}/library`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="ad-card"]');
-    await networkQuiet(page);
+    const seen = await visit(page, `${url}/library`, () => page.waitForSelector('[data-testid="ad-card"]'), 1500);
     const result = await page.evaluate(() => {
       const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-      const images = entries.filter((entry) => entry.initiatorType === 'img' || /\.(webp|avif|jpe?g|png)(\?|$)/.test(entry.name));
       // Every script the page fetched before any interaction: the entry, its modulepreloads and static imports.
       const scripts = entries.filter((entry) => new URL(entry.name).origin === location.origin && /\.m?js$/.test(new URL(entry.name).pathname));
-      const bench = (window as unknown as { __bench: { cls: number; lcp: number } }).__bench;
       return {
-        imageBytes: images.reduce((sum, entry) => sum + (entry.transferSize || entry.encodedBodySize), 0),
-        images: images.length,
         cards: document.querySelectorAll('[data-testid="ad-card"]').length,
         clearCards: document.querySelectorAll('[data-testid="ad-card"][data-locked="false"]').length,
-        cls: bench.cls,
-        lcp: bench.lcp,
         scripts: [...new Set(scripts.map((entry) => entry.name))],
       };
     });
-    return { ...result, originals: requested.filter((address) => address.includes('/ad-originals/')).length };
+    return { ...seen, ...result };
   } finally {
     await browser.close();
   }
@@ -267,25 +281,11 @@ async function measureScroll(url: string, viewer: Viewer = 'anonymous'): Promise
 }
 
 /** An ad's page opened by its address: its largest contentful paint (the ad's display image) and what it downloads. */
-async function measureAdPage(url: string, adId: string, viewport: Viewport, viewer: Viewer): Promise<{ lcp: number; imageBytes: number; originals: number }> {
+async function measureAdPage(url: string, adId: string, viewport: Viewport, viewer: Viewer): Promise<Visit> {
   const browser = await launch(viewport);
   try {
     const page = await pageFor(browser.context, url, viewer);
-    await page.addInitScript(OBSERVERS);
-    const requested: string[] = [];
-    page.on('request', (request) => requested.push(request.url()));
-    await page.goto(`${url}/ads/${adId}`, { waitUntil: 'load' });
-    await page.getByTestId('ad-detail').waitFor({ state: 'visible' });
-    await networkQuiet(page, 800);
-    const result = await page.evaluate(() => {
-      const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-      const images = entries.filter((entry) => entry.initiatorType === 'img' || /\.(webp|avif|jpe?g|png)(\?|$)/.test(entry.name));
-      return {
-        lcp: (window as unknown as { __bench: { lcp: number } }).__bench.lcp,
-        imageBytes: images.reduce((sum, entry) => sum + (entry.transferSize || entry.encodedBodySize), 0),
-      };
-    });
-    return { ...result, originals: requested.filter((address) => address.includes('/ad-originals/')).length };
+    return await visit(page, `${url}/ads/${adId}`, () => page.getByTestId('ad-detail').waitFor({ state: 'visible' }), 800);
   } finally {
     await browser.close();
   }
