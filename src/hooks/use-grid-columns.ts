@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { GRID_BREAKPOINTS } from '../lib/constants.ts';
 
-/** Columns for a window width, by the same rule react-masonry-css applies to GRID_BREAKPOINTS. */
+/** Columns for a window width: the count of the first breakpoint at or above it, else the default. */
 export function gridColumnsFor(width: number): number {
   const limits = Object.keys(GRID_BREAKPOINTS)
     .filter((key) => key !== 'default')

@@ -1,4 +1,8 @@
 import * as z from 'zod/mini';
+import { adSchema } from './ad-schema.ts';
+import { isCalendarDate, latestToday } from './calendar-days.ts';
+
+export { isCalendarDate, latestToday, runningDays } from './calendar-days.ts';
 
 /**
  * The facts of an ad (supabase/migrations/20261129000100_ad_facts.sql): the
@@ -35,20 +39,6 @@ export type AdOffer = (typeof AD_OFFERS)[number];
 
 /** An http(s) address with a host, no spaces or control characters: ads_landing_url_format. */
 const LANDING_URL_PATTERN = /^https?:\/\/[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[0-9]{1,5})?([/?#][^\s\p{Cc}]*)?$/iu;
-const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A real calendar day written YYYY-MM-DD. */
-export function isCalendarDate(value: string): boolean {
-  if (!DATE_PATTERN.test(value)) return false;
-  const parsed = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
-}
-
-/** The last calendar day that has begun somewhere on Earth (UTC+14), as the database's ads_seen_not_in_future. */
-export function latestToday(now: Date = new Date()): string {
-  return new Date(now.getTime() + 14 * 3_600_000).toISOString().slice(0, 10);
-}
-
 const text = (max: number) =>
   z.string().check(
     z.maxLength(max),
@@ -129,31 +119,11 @@ export const adFactsSchema = z.object({
 });
 export type AdFacts = z.infer<typeof adFactsSchema>;
 
-const DAY_MS = 86_400_000;
-const utcDay = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
-
 /**
- * Days an ad ran, both ends counted, in UTC: from first seen to last seen, or to
- * today while it still runs (never less than to last seen). Null without a first
- * seen, or for an ended ad without a last seen. The same rule as the database's
- * private.running_days, which get_ad's running_days comes from; the cards carry
- * the dates and count here, since a running ad's days change every day.
+ * get_ad's answer: an ad as the lists give it, with all its facts. Lists use
+ * adSchema alone, so these schemas stay out of the library's first chunk.
  */
-export function runningDays(
-  firstSeen: string | null | undefined,
-  lastSeen: string | null | undefined,
-  stillRunning: boolean | undefined,
-  now: Date = new Date(),
-): number | null {
-  if (!firstSeen || !isCalendarDate(firstSeen)) return null;
-  const last = lastSeen && isCalendarDate(lastSeen) ? utcDay(lastSeen) : null;
-  const first = utcDay(firstSeen);
-  if (stillRunning) {
-    const today = utcDay(now.toISOString().slice(0, 10));
-    return Math.max(today, last ?? first) - first + 1;
-  }
-  return last === null ? null : last - first + 1;
-}
+export const adDetailSchema = z.extend(adSchema, { facts: z.optional(adFactsSchema) });
 
 /** The host of a landing page address, without "www.", or null when it is not a web address. */
 export function landingHost(url: string): string | null {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { adFactsSchema, isCalendarDate } from './ad-facts.ts';
+import type { AdFacts } from './ad-facts.ts';
+import { isCalendarDate } from './calendar-days.ts';
 
 const seenDay = z.string().check(z.refine(isCalendarDate, 'Must be a date (YYYY-MM-DD)'));
 
@@ -41,10 +42,9 @@ export const adSchema = z.object({
   first_seen: z.optional(z.nullable(seenDay)),
   last_seen: z.optional(z.nullable(seenDay)),
   still_running: z.optional(z.boolean()),
-  /** Only from get_ad (the detail page): all the facts, with the running days worked out. */
-  facts: z.optional(adFactsSchema),
 });
-export type Ad = z.infer<typeof adSchema>;
+/** An ad; only get_ad (the detail page, features/ad-detail/api/get-ad.ts) adds all its facts, running days worked out. */
+export type Ad = z.infer<typeof adSchema> & { facts?: AdFacts };
 
 /** A page of a list: 60 ads at most and the signed cursor of the next page, if any. */
 export const adPageSchema = z.object({

@@ -1,8 +1,10 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import { ShareDialog } from '../../components/share-dialog.tsx';
 import { ShareIcon } from '../../components/ui/icons.tsx';
 import { TEXTS } from '../../lib/spec-texts.ts';
+
+/** The Share dialog is a chunk of its own, fetched the first time it opens. */
+const ShareDialog = lazy(() => import('../../components/share-dialog.tsx').then((module) => ({ default: module.ShareDialog })));
 
 const iconClasses =
   'inline-flex h-9 w-9 items-center justify-center rounded-lg text-neutral-600 transition-colors hover:bg-neutral-100 hover:text-neutral-950 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950';
@@ -10,8 +12,13 @@ const iconClasses =
 /** Opens the Share dialog for the page as it is now (its address read when the dialog opens). */
 export function ShareButton({ variant = 'icon', className = '' }: { variant?: 'icon' | 'row'; className?: string }) {
   const [url, setUrl] = useState<string | null>(null);
+  // Mounted from the first opening on, so closing plays out.
+  const [wanted, setWanted] = useState(false);
   const location = useLocation();
-  const open = () => setUrl(`${window.location.origin}${location.pathname}${location.search}${location.hash}`);
+  const open = () => {
+    setWanted(true);
+    setUrl(`${window.location.origin}${location.pathname}${location.search}${location.hash}`);
+  };
   return (
     <>
       {variant === 'icon' ? (
@@ -24,15 +31,19 @@ export function ShareButton({ variant = 'icon', className = '' }: { variant?: 'i
           <span>{TEXTS.header.share}</span>
         </button>
       )}
-      <ShareDialog
-        open={url !== null}
-        onOpenChange={(next) => {
-          if (!next) setUrl(null);
-        }}
-        url={url ?? ''}
-        title={document.title}
-        copiedDescription={TEXTS.toasts.linkCopied.pageDescription}
-      />
+      {wanted && (
+        <Suspense fallback={null}>
+          <ShareDialog
+            open={url !== null}
+            onOpenChange={(next) => {
+              if (!next) setUrl(null);
+            }}
+            url={url ?? ''}
+            title={document.title}
+            copiedDescription={TEXTS.toasts.linkCopied.pageDescription}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,5 +1,4 @@
 import { useDeferredValue, useMemo, type ReactNode } from 'react';
-import Masonry from 'react-masonry-css';
 import type { Ad } from '../../lib/ad-schema.ts';
 import { EAGER_ROW_MAX_COLUMNS, GRID_BREAKPOINTS, GRID_SKELETONS } from '../../lib/constants.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
@@ -35,7 +34,24 @@ export const GRID_IMAGE_SIZES = [
 
 const SKELETON_HEIGHTS = [320, 240, 400, 280, 360, 260, 300, 420, 250, 340, 380, 270];
 
-const masonryClasses = { className: 'flex w-auto -ml-3 sm:-ml-4', columnClassName: 'pl-3 sm:pl-4 bg-clip-padding min-w-0' };
+/**
+ * Cards dealt into equal columns left to right (card i in column i mod n), for
+ * the skeletons and for the virtual grid's first render, before it has measured
+ * its width: the same columns and order as the virtual grid's layout.
+ */
+function Columns({ columns, children }: { columns: number; children: ReactNode[] }) {
+  const dealt = Array.from({ length: columns }, () => [] as ReactNode[]);
+  children.forEach((child, index) => dealt[index % columns]!.push(child));
+  return (
+    <div className="flex w-auto -ml-3 sm:-ml-4">
+      {dealt.map((cards, column) => (
+        <div key={column} className="pl-3 sm:pl-4 bg-clip-padding min-w-0" style={{ width: `${100 / columns}%` }}>
+          {cards}
+        </div>
+      ))}
+    </div>
+  );
+}
 
 /**
  * A masonry grid of ads with infinite scroll: skeletons while the first page
@@ -72,9 +88,7 @@ export function AdGrid({ ads: latestAds, status: latestStatus, hasNextPage, isFe
   if (status === 'pending') {
     return (
       <div data-testid="ad-grid" aria-busy="true">
-        <Masonry breakpointCols={GRID_BREAKPOINTS} {...masonryClasses}>
-          {skeletons}
-        </Masonry>
+        <Columns columns={columns}>{skeletons}</Columns>
       </div>
     );
   }
@@ -100,9 +114,7 @@ export function AdGrid({ ads: latestAds, status: latestStatus, hasNextPage, isFe
         imageInsetX={AD_CARD_IMAGE_INSET_X}
         renderItem={(ad, index) => <AdCard ad={ad} sizes={GRID_IMAGE_SIZES} eager={index < eagerCount} highPriority={index === 0} {...actions} />}
         fallback={(cards: ReactNode[]) => (
-          <Masonry breakpointCols={GRID_BREAKPOINTS} {...masonryClasses}>
-            {cards}
-          </Masonry>
+          <Columns columns={columns}>{cards}</Columns>
         )}
       />
       <div ref={sentinelRef} aria-hidden="true" className="h-px" />

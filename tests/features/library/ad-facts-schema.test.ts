@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  adDetailSchema,
   adFactsChangeSchema,
   adFactsSchema,
   isCalendarDate,
@@ -53,8 +54,10 @@ describe('the ad facts schemas', () => {
 
   it('reads an ad with facts from get_ad and one without from a list', () => {
     expect(adFactsSchema.safeParse(makeFacts({ running_days: 3 })).success).toBe(true);
-    const detail = adSchema.parse(makeAd({ facts: makeFacts({ headline: 'Hi' }) }));
+    const detail = adDetailSchema.parse(makeAd({ facts: makeFacts({ headline: 'Hi' }) }));
     expect(detail.facts?.headline).toBe('Hi');
-    expect(adSchema.parse(makeAd()).facts).toBeUndefined();
+    expect(adDetailSchema.parse(makeAd()).facts).toBeUndefined();
+    // A list's schema drops facts it does not read.
+    expect('facts' in adSchema.parse(makeAd({ facts: makeFacts({ headline: 'Hi' }) }))).toBe(false);
   });
 });

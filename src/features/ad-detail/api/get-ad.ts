@@ -1,6 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { adSchema, type Ad } from '../../../lib/ad-schema.ts';
+import { adDetailSchema } from '../../../lib/ad-facts.ts';
+import type { Ad } from '../../../lib/ad-schema.ts';
 import { findCachedListAd } from '../../../lib/ad-list-cache.ts';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
@@ -15,7 +16,7 @@ export async function getAd(id: string): Promise<Ad | null> {
     if (error.code === INVALID_ID_CODE) return null;
     throw apiErrorFrom(error);
   }
-  return data === null ? null : adSchema.parse(data);
+  return data === null ? null : adDetailSchema.parse(data);
 }
 
 export function adQueryOptions(id: string) {
