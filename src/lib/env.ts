@@ -5,9 +5,6 @@ import { LOCAL_STRIPE_PRICES } from '../../supabase/functions/_shared/local-stri
 const LOCAL_ANON_KEY =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJpYXQiOjE2NDE3NjkyMDAsImV4cCI6MTk4MzgxMjk5Nn0.jkAl8ZbvuOYg3HGfFtNz6Tpe6hVLlRPpATG0okuLsIg';
 
-// zod/mini carries no messages of its own: the English ones the full zod gave, for these and every later parse.
-z.config(z.locales.en());
-
 /**
  * The SPA's settings, validated once at start so a bad build fails with a clear
  * message. Without VITE_SUPABASE_URL the SPA talks to the local stack that serves it.
@@ -16,8 +13,8 @@ const envSchema = z
   .object({
     VITE_SUPABASE_URL: z.optional(z.string().check(z.url('VITE_SUPABASE_URL must be an http(s) URL'))),
     VITE_SUPABASE_ANON_KEY: z.optional(z.string().check(z.regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'VITE_SUPABASE_ANON_KEY must be a JWT'))),
-    VITE_FEEDBACK_FORM_URL: z.optional(z.string().check(z.url())),
-    VITE_CONTACT_EMAIL: z.optional(z.string().check(z.email())),
+    VITE_FEEDBACK_FORM_URL: z.optional(z.string().check(z.url('VITE_FEEDBACK_FORM_URL must be an http(s) URL'))),
+    VITE_CONTACT_EMAIL: z.optional(z.string().check(z.email('VITE_CONTACT_EMAIL must be an email address'))),
     /** Stripe's public price ids (not secrets): the same values as the functions' STRIPE_PRICE_MONTHLY / _ANNUAL. */
     VITE_STRIPE_PRICE_MONTHLY: z.optional(z.string().check(z.regex(/^price_\w+$/, 'VITE_STRIPE_PRICE_MONTHLY must be a Stripe price id'))),
     VITE_STRIPE_PRICE_ANNUAL: z.optional(z.string().check(z.regex(/^price_\w+$/, 'VITE_STRIPE_PRICE_ANNUAL must be a Stripe price id'))),
