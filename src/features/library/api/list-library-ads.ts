@@ -3,6 +3,7 @@ import { adPageSchema, type AdPage } from '../../../lib/ad-schema.ts';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { AD_LIST_CACHE_MS, PAGE_SIZE } from '../../../lib/constants.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
+import type { LibrarySort } from '../lib/fact-filters.ts';
 
 /** The library's query as the server takes it: ids resolved, `since` an ISO instant fixed for the query's life. */
 export interface LibraryFilters {
@@ -12,9 +13,18 @@ export interface LibraryFilters {
   tagIds: string[];
   since: string | null;
   search: string;
+  /** Ads running on any of these platforms. */
+  platforms: string[];
+  format: string | null;
+  offer: string | null;
+  hookId: string | null;
+  minRunningDays: number | null;
+  /** True: only ads still running; false: no filter. */
+  stillRunning: boolean;
+  sort: LibrarySort;
 }
 
-/** One page of the library (60 ads), newest first; the server decides which ads are clear. */
+/** One page of the library (60 ads) in the chosen order; the server decides which ads are clear. */
 export async function listLibraryAds(filters: LibraryFilters, cursor: string | null): Promise<AdPage> {
   const { data, error } = await supabase.rpc('list_ads', {
     p_board: 'library',
@@ -25,6 +35,13 @@ export async function listLibraryAds(filters: LibraryFilters, cursor: string | n
     p_since: filters.since,
     p_search: filters.search.trim() || null,
     p_cursor: cursor,
+    p_platforms: filters.platforms.length > 0 ? filters.platforms : null,
+    p_format: filters.format,
+    p_offer: filters.offer,
+    p_hook_id: filters.hookId,
+    p_min_running_days: filters.minRunningDays,
+    p_still_running: filters.stillRunning || null,
+    p_sort: filters.sort,
   });
   if (error) throw apiErrorFrom(error);
   const page = adPageSchema.parse(data);
