@@ -126,6 +126,8 @@ export const adFactsSchema = z.object({
   hook_name: z.nullable(z.string()),
   language: z.nullable(z.string()),
   country: z.nullable(z.string()),
+  /** The words read from the image: only for a clear ad, null when locked or not read yet. */
+  image_text: z.optional(z.nullable(z.string())),
 });
 export type AdFacts = z.infer<typeof adFactsSchema>;
 

@@ -121,6 +121,7 @@ export const TEXTS = {
     firstSeen: (date: string) => `First seen ${date}`,
     headline: 'Headline',
     primaryText: 'Primary text',
+    imageText: 'Text in the image',
     platforms: 'Platforms',
     format: 'Format',
     callToAction: 'Call to action',
