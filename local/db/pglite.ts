@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import type { Database, Queryable, QueryResult } from './database.ts';
 import { TEXT_TYPE_OIDS } from './database.ts';
 
@@ -14,7 +15,7 @@ export interface PgliteOptions {
 }
 
 // Extensions must be passed on every open, or later queries fail with "could not access file".
-export const pgliteExtensions = { pg_trgm, pgcrypto };
+export const pgliteExtensions = { pg_trgm, pgcrypto, unaccent };
 
 export async function openPglite(options: PgliteOptions = {}): Promise<Database & { pglite: PGlite }> {
   const parsers = Object.fromEntries(Object.values(TEXT_TYPE_OIDS).map((oid) => [oid, asText]));

@@ -126,7 +126,10 @@ export const adFactsSchema = z.object({
   hook_name: z.nullable(z.string()),
   language: z.nullable(z.string()),
   country: z.nullable(z.string()),
-  /** The words read from the image: only for a clear ad, null when locked or not read yet. */
+  /**
+   * The words printed in the image (migration 20261130000200): given only when the caller sees the ad clear,
+   * null when it is locked or not read yet. Optional: an answer from before it still parses.
+   */
   image_text: z.optional(z.nullable(z.string())),
 });
 export type AdFacts = z.infer<typeof adFactsSchema>;

@@ -42,6 +42,8 @@ export const EAGER_ROW_MAX_COLUMNS = 4;
 /** The server's limits on a listing query (list_ads): longer searches and more tags are refused. */
 export const SEARCH_MAX_LENGTH = 100;
 export const TAG_FILTER_MAX = 10;
+/** The longest running-days filter list_ads takes (ten years); 1 is the shortest. */
+export const RUNNING_DAYS_MAX = 3650;
 /** Catalogue lists change rarely: cached for ten minutes. */
 export const CATALOG_STALE_MS = 10 * 60_000;
 /** Loaded pages of a list stay cached this long, so coming back from an ad restores them. */

@@ -807,6 +807,8 @@ export const TEXTS = {
       image_missing: 'The image was not stored. Upload it again.',
       search_too_long: `Searches can be up to ${SEARCH_MAX_LENGTH} characters long.`,
       too_many_tags: `Filter by up to ${TAG_FILTER_MAX} tags at a time.`,
+      invalid_filter: 'One of the filters is not valid. Clear the filters and try again.',
+      unknown_sort: 'That order is not available. Choose another one.',
       sign_in_required: 'Sign in to do this.',
       subscription_required: 'This needs an active subscription.',
       invalid_facts: 'Some of the ad facts are not valid. Check them and try again.',

@@ -4,7 +4,8 @@ import { AD_FORMATS, AD_OFFERS, AD_PLATFORMS } from '../../../lib/ad-facts.ts';
 import { TAG_FILTER_MAX } from '../../../lib/constants.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import type { LibraryFiltersState } from '../hooks/use-library-filters.ts';
-import { LIBRARY_SORTS, MIN_RUNNING_DAYS_CHOICES, type FactFilterValues, type MinRunningDays } from '../lib/fact-filters.ts';
+import { LIBRARY_SORTS } from '../api/list-library-ads.ts';
+import { MIN_RUNNING_DAYS_CHOICES, type FactFilterValues, type MinRunningDays } from '../lib/fact-filters.ts';
 
 const F = TEXTS.filters;
 const PLATFORM_OPTIONS: FilterOption[] = AD_PLATFORMS.map((id) => ({ id, name: TEXTS.adFacts.platformNames[id] }));

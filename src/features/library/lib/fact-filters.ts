@@ -1,9 +1,6 @@
 import * as z from 'zod/mini';
 import { AD_FORMATS, AD_OFFERS, AD_PLATFORMS, type AdFormat, type AdOffer, type AdPlatform } from '../../../lib/ad-facts.ts';
-
-/** The orders the library offers; 'relevance' only while a search is typed. */
-export const LIBRARY_SORTS = ['newest', 'longest_running', 'recently_seen', 'relevance'] as const;
-export type LibrarySort = (typeof LIBRARY_SORTS)[number];
+import type { LibrarySort } from '../api/list-library-ads.ts';
 
 /** The "running at least" choices, in days. */
 export const MIN_RUNNING_DAYS_CHOICES = [7, 30, 60, 90, 180, 365] as const;

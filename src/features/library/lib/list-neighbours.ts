@@ -13,13 +13,13 @@ export function isWholeLibrary(filters: LibraryFilters): boolean {
     filters.tagIds.length === 0 &&
     filters.since === null &&
     filters.search.trim() === '' &&
-    filters.platforms.length === 0 &&
-    filters.format === null &&
-    filters.offer === null &&
-    filters.hookId === null &&
-    filters.minRunningDays === null &&
-    !filters.stillRunning &&
-    filters.sort === 'newest'
+    (filters.platforms ?? []).length === 0 &&
+    (filters.format ?? null) === null &&
+    (filters.offer ?? null) === null &&
+    (filters.hookId ?? null) === null &&
+    (filters.minRunningDays ?? null) === null &&
+    filters.stillRunning !== true &&
+    (filters.sort ?? 'newest') === 'newest'
   );
 }
 
