@@ -39,14 +39,19 @@ async function withServer(fn: (admin: Queryable) => Promise<void>): Promise<void
   }
 }
 
-/** Drops and recreates obyect_bench, migrates it, and drops it again on close unless asked to keep it. */
-export async function openPostgresBench(options: { keep: boolean }): Promise<BenchConnection> {
-  await withServer(async (admin) => {
-    await admin.exec(`drop database if exists ${BENCH_DATABASE_NAME} with (force)`);
-    await admin.exec(`create database ${BENCH_DATABASE_NAME}`);
-  });
+/**
+ * Drops and recreates obyect_bench, migrates it, and drops it again on close unless asked to keep it. With reuse,
+ * opens the obyect_bench an earlier run kept as it is (neither migrated nor dropped).
+ */
+export async function openPostgresBench(options: { keep: boolean; reuse?: boolean }): Promise<BenchConnection> {
+  if (!options.reuse) {
+    await withServer(async (admin) => {
+      await admin.exec(`drop database if exists ${BENCH_DATABASE_NAME} with (force)`);
+      await admin.exec(`create database ${BENCH_DATABASE_NAME}`);
+    });
+  }
   const db = await openPostgres({ connectionString: databaseUrl(BENCH_DATABASE_NAME), max: 1 });
-  await migrate(db);
+  if (!options.reuse) await migrate(db);
   const client: pg.PoolClient = await db.pool.connect();
   let sink: string[] | null = null;
   client.on('notice', (message) => sink?.push(message.message ?? ''));
@@ -73,7 +78,7 @@ export async function openPostgresBench(options: { keep: boolean }): Promise<Ben
     async close() {
       client.release(true);
       await db.close();
-      if (!options.keep) await withServer((admin) => admin.exec(`drop database if exists ${BENCH_DATABASE_NAME} with (force)`));
+      if (!options.keep && !options.reuse) await withServer((admin) => admin.exec(`drop database if exists ${BENCH_DATABASE_NAME} with (force)`));
     },
   };
 }

@@ -31,12 +31,13 @@ export function budgetOf(fn: BenchFunction, engine: Engine): number | null {
 // Named arguments with untyped parameters, as PostgREST calls functions: the function's own types apply.
 const LIST_ADS_SQL =
   'select public.list_ads(p_board => $1, p_brand_id => $2, p_category_id => $3, p_type_id => $4, p_tag_ids => $5,'
-  + ' p_since => $6, p_search => $7, p_cursor => $8) as page';
+  + ' p_since => $6, p_search => $7, p_cursor => $8, p_platforms => $9, p_format => $10, p_offer => $11,'
+  + ' p_hook_id => $12, p_min_running_days => $13, p_still_running => $14, p_sort => $15) as page';
 const ADMIN_SQL =
   'select * from public.get_ads_admin(p_limit => 50, p_offset => 0, p_search => $1, p_brand => $2,'
   + ' p_date_from => $3, p_date_to => $4, p_sort => $5)';
 
-interface ListAdsArgs {
+export interface ListAdsArgs {
   board?: 'library' | 'black-friday' | 'top-picks';
   brandId?: string;
   categoryId?: string;
@@ -45,9 +46,26 @@ interface ListAdsArgs {
   since?: string;
   search?: string;
   cursor?: string;
+  platforms?: string[];
+  format?: string;
+  offer?: string;
+  hookId?: string;
+  minRunningDays?: number;
+  stillRunning?: boolean;
+  sort?: 'newest' | 'longest_running' | 'recently_seen' | 'relevance';
+}
+
+/** Cursors deep into the other orders (bench/db.ts signs them as list_ads does). */
+export interface SortCursors {
+  depth: number;
+  searchDepth: number;
+  longest: string;
+  recent: string;
+  relevance: string;
 }
 
 const uuidArray = (ids: string[] | undefined) => (ids ? `{${ids.join(',')}}` : null);
+const textArray = (values: string[] | undefined) => (values ? `{${values.join(',')}}` : null);
 
 function listAdsParams(args: ListAdsArgs): unknown[] {
   return [
@@ -59,6 +77,13 @@ function listAdsParams(args: ListAdsArgs): unknown[] {
     args.since ?? null,
     args.search ?? null,
     args.cursor ?? null,
+    textArray(args.platforms),
+    args.format ?? null,
+    args.offer ?? null,
+    args.hookId ?? null,
+    args.minRunningDays ?? null,
+    args.stillRunning ?? null,
+    args.sort ?? 'newest',
   ];
 }
 
@@ -69,7 +94,7 @@ const pageLength = (rows: Record<string, unknown>[]) => ((rows[0]?.page as { ads
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 const dayOf = (iso: string) => iso.slice(0, 10);
 
-export function buildCases(data: BenchData, deep: { depth: number; cursor: string }): BenchCase[] {
+export function buildCases(data: BenchData, deep: { depth: number; cursor: string }, sorts: SortCursors): BenchCase[] {
   const anonymous: Caller = { label: 'anon', actor: anon };
   const free: Caller = { label: 'free', actor: userActor(data.free) };
   const subscriber: Caller = { label: 'subscriber', actor: userActor(data.subscriber) };
@@ -108,6 +133,34 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     listAds(`search tag name "${SEARCHES.tagName}"`, { search: SEARCHES.tagName }),
     listAds(`search one letter "${SEARCHES.oneLetter}"`, { search: SEARCHES.oneLetter }),
     listAds('Black Friday board', { board: 'black-friday' }, [free, subscriber]),
+    // The facts' filters, newest first.
+    listAds('platform tiktok', { platforms: ['tiktok'] }),
+    listAds('platform snapchat (rare)', { platforms: ['snapchat'] }),
+    listAds('platforms pinterest or snapchat', { platforms: ['pinterest', 'snapchat'] }),
+    listAds('format video', { format: 'video' }),
+    listAds('offer free_shipping', { offer: 'free_shipping' }),
+    listAds('hook', { hookId: data.hook.id }),
+    listAds('running >= 60 days', { minRunningDays: 60 }),
+    listAds('still running', { stillRunning: true }),
+    listAds('brand + still running', { brandId: data.brand.id, stillRunning: true }),
+    // The orders: first page and a page deep into each.
+    listAds('longest running, first page', { sort: 'longest_running' }),
+    listAds(`longest running, page ${sorts.depth.toLocaleString('en-US')} rows deep`, { sort: 'longest_running', cursor: sorts.longest }),
+    listAds('recently seen, first page', { sort: 'recently_seen' }),
+    listAds(`recently seen, page ${sorts.depth.toLocaleString('en-US')} rows deep`, { sort: 'recently_seen', cursor: sorts.recent }),
+    listAds('longest running + brand', { sort: 'longest_running', brandId: data.brand.id }),
+    listAds('running >= 60 days + tiktok + longest running', { minRunningDays: 60, platforms: ['tiktok'], sort: 'longest_running' }),
+    // The search of the ads' own words.
+    listAds(`search image text only "${SEARCHES.imageTextOnly}"`, { search: SEARCHES.imageTextOnly }),
+    listAds(`search image text only "${SEARCHES.imageTextOnly}", relevance`, { search: SEARCHES.imageTextOnly, sort: 'relevance' }),
+    listAds(`search partial word "${SEARCHES.partialWord}"`, { search: SEARCHES.partialWord }),
+    listAds(`search partial word "${SEARCHES.partialWord}", relevance`, { search: SEARCHES.partialWord, sort: 'relevance' }),
+    listAds(`search common word "${SEARCHES.commonWord}", relevance`, { search: SEARCHES.commonWord, sort: 'relevance' }),
+    listAds(`search common word "${SEARCHES.commonWord}", relevance, page ${sorts.searchDepth.toLocaleString('en-US')} rows deep`, {
+      search: SEARCHES.commonWord, sort: 'relevance', cursor: sorts.relevance,
+    }),
+    listAds(`search brand fragment "${SEARCHES.brandFragment}", relevance`, { search: SEARCHES.brandFragment, sort: 'relevance' }),
+    listAds(`search "${SEARCHES.imageTextOnly}" + longest running`, { search: SEARCHES.imageTextOnly, sort: 'longest_running' }),
     listAds('Top Picks', { board: 'top-picks' }),
     {
       name: 'get_ad',

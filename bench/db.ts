@@ -2,11 +2,11 @@ import { cpus, loadavg } from 'node:os';
 import type { Engine } from '../local/db/database.ts';
 import { anon } from '../tests/support/acting.ts';
 import { BENCH_DATABASE_NAME, openPgliteBench, openPostgresBench, serverUrl, type BenchConnection } from './bench-database.ts';
-import { budgetOf, buildCases, listAdsCall, type BenchCase } from './cases.ts';
+import { budgetOf, buildCases, listAdsCall, type BenchCase, type ListAdsArgs, type SortCursors } from './cases.ts';
 import { callAs, measure, percentile, type RunLimits } from './measure.ts';
 import { checkPlans, describeScans, disablePlanCapture, enablePlanCapture, renderPlan, type PlanCheck } from './plans.ts';
 import { machineDescription, writeResults, type Figure } from './results.ts';
-import { seedBench, type BenchData } from './seed.ts';
+import { findBenchData, SEARCHES, seedBench, type BenchData } from './seed.ts';
 import { intFromEnv } from './settings.ts';
 
 /**
@@ -23,6 +23,10 @@ const settings = {
   ads: { postgres: intFromEnv('BENCH_POSTGRES_ADS', 1_000_000), pglite: intFromEnv('BENCH_PGLITE_ADS', 100_000) },
   limits: { warmupRuns: 10, runs: intFromEnv('BENCH_RUNS', 200), seconds: intFromEnv('BENCH_SECONDS', 5) } satisfies RunLimits,
   keepDatabase: env.BENCH_KEEP_DATABASE === '1',
+  /** PostgreSQL only: the obyect_bench a run with BENCH_KEEP_DATABASE=1 left, measured as it is (no migration, no seed). */
+  reuseDatabase: env.BENCH_REUSE_DATABASE === '1',
+  /** Only the cases whose name contains one of these (comma-separated), e.g. "longest,search". */
+  cases: (env.BENCH_CASES ?? '').split(',').map((part) => part.trim().toLowerCase()).filter(Boolean),
 };
 
 /** What signing the image links of one page costs: the same 60 ads built with and without their links. */
@@ -81,8 +85,55 @@ async function deepCursor(conn: BenchConnection, depth: number): Promise<string>
   return cursor;
 }
 
+/**
+ * A cursor `depth` rows deep into a query in another order, signed by the database the way list_ads signs its own:
+ * the query key and the day come from the first page's real next_cursor, the position is the row at that depth in
+ * the order list_ads walks (`order`), written with the keys list_ads puts in a cursor (`keys`, over ads a and the
+ * cursor's day $2). The bench checks that the page has 60 ads.
+ */
+async function sortCursor(conn: BenchConnection, args: ListAdsArgs, where: string, keys: string, order: string, depth: number): Promise<string> {
+  const first = await callAs(conn, anon, listAdsCall(args).sql, listAdsCall(args).params);
+  const nextCursor = (first.rows[0]?.page as { next_cursor?: string } | undefined)?.next_cursor;
+  if (!nextCursor) throw new Error(`The first page of ${JSON.stringify(args)} has no next_cursor`);
+  const payload = JSON.parse(Buffer.from(nextCursor.split('.')[0]!, 'base64url').toString('utf8')) as { q: string; day: string };
+  const { rows } = await conn.query<{ cursor: string | null }>(
+    `select private.sign_cursor(jsonb_strip_nulls(jsonb_build_object('q', $1::text, 'day', $2::date, 'i', a.id, ${keys}))) as cursor
+       from public.ads a where not a.is_black_friday and ${where}
+      order by ${order} offset $3::int - 1 limit 1`,
+    [payload.q, payload.day, depth],
+  );
+  const cursor = rows[0]?.cursor;
+  if (!cursor) throw new Error(`${JSON.stringify(args)} has fewer than ${depth} ads`);
+  const deep = await callAs(conn, anon, listAdsCall(args).sql, listAdsCall({ ...args, cursor }).params);
+  const ads = (deep.rows[0]?.page as { ads?: unknown[] } | undefined)?.ads ?? [];
+  if (ads.length !== 60) throw new Error(`The page ${depth} rows deep of ${JSON.stringify(args)} has ${ads.length} ads instead of 60`);
+  return cursor;
+}
+
+/** Deep cursors for the other orders: half the table deep, and into the first tier of a common word's search. */
+async function sortCursors(conn: BenchConnection, adCount: number): Promise<SortCursors> {
+  const depth = Math.floor(adCount / 2);
+  const searchDepth = Math.floor(adCount / 50);
+  const longestKey = `case when a.still_running then $2::date - a.first_seen + 1 when a.last_seen is not null then a.last_seen - a.first_seen + 1 end`;
+  const seenKey = `case when a.still_running then $2::date when a.last_seen is not null then a.last_seen end`;
+  return {
+    depth,
+    searchDepth,
+    longest: await sortCursor(conn, { sort: 'longest_running' }, 'true', `'d', ${longestKey}`, `${longestKey} desc nulls last, a.id`, depth),
+    recent: await sortCursor(conn, { sort: 'recently_seen' }, 'true', `'s', ${seenKey}`, `${seenKey} desc nulls last, a.id`, depth),
+    relevance: await sortCursor(
+      conn,
+      { sort: 'relevance', search: SEARCHES.commonWord },
+      `a.search_vector @@ '${SEARCHES.commonWord}:*'::tsquery`,
+      `'r', 1, 't', private.iso_utc(a.created_at)`,
+      'a.created_at desc, a.id desc',
+      searchDepth,
+    ),
+  };
+}
+
 async function openEngine(engine: Engine): Promise<BenchConnection> {
-  if (engine === 'postgres') return openPostgresBench({ keep: settings.keepDatabase });
+  if (engine === 'postgres') return openPostgresBench({ keep: settings.keepDatabase, reuse: settings.reuseDatabase });
   if (engine === 'pglite') return openPgliteBench();
   throw new Error(`Unknown engine ${String(engine)} in BENCH_ENGINES (postgres, pglite)`);
 }
@@ -95,13 +146,21 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
   const conn = await openEngine(engine);
   try {
     log(`  migrated in ${seconds(performance.now() - started)}`);
-    const seedStarted = performance.now();
-    const { data, timings } = await seedBench(conn, adCount);
-    for (const timing of timings) log(`  seeded ${timing.step} in ${timing.seconds.toFixed(1)} s`);
-    log(`  seeding took ${seconds(performance.now() - seedStarted)}`);
+    let data: BenchData;
+    if (engine === 'postgres' && settings.reuseDatabase) {
+      data = await findBenchData(conn);
+      log(`  reusing the seeded ${data.adCount.toLocaleString('en-US')} ads`);
+    } else {
+      const seedStarted = performance.now();
+      const seeded = await seedBench(conn, adCount);
+      for (const timing of seeded.timings) log(`  seeded ${timing.step} in ${timing.seconds.toFixed(1)} s`);
+      log(`  seeding took ${seconds(performance.now() - seedStarted)}`);
+      data = seeded.data;
+    }
 
-    const depth = Math.floor(adCount / 2);
-    const cases = buildCases(data, { depth, cursor: await deepCursor(conn, depth) });
+    const depth = Math.floor(data.adCount / 2);
+    const cases = buildCases(data, { depth, cursor: await deepCursor(conn, depth) }, await sortCursors(conn, data.adCount))
+      .filter((bench) => settings.cases.length === 0 || settings.cases.some((part) => bench.name.toLowerCase().includes(part)));
     const rows = await measureCases(conn, engine, data, cases);
     log(`  measured ${rows.length} case/caller pairs; ${seconds(performance.now() - started)} since opening; ${machineLoad()}`);
     signingCosts.push(await measureSigning(conn, engine, data.adCount));

@@ -23,6 +23,37 @@ const TAGS = [
   'Influencer', 'Seasonal', 'Flash Sale', 'Eco Friendly', 'Luxury', 'Humor', 'Problem Solution',
 ];
 
+const HOOKS = [
+  'Problem / solution', 'Social proof', 'Scarcity', 'Curiosity', 'Price anchor', 'Before / after', 'Authority',
+  'Humor', 'Fear of missing out', 'Transformation', 'Comparison', 'Storytelling',
+];
+
+/**
+ * The words of the ads' copy, as realistic as a generator gets: headlines, primary texts and the words printed in
+ * images, chosen per ad. 'snowfall' is printed in about one image in 200 and is found nowhere else: the search for
+ * it reads the image text alone. 'ydrati' is inside 'hydrating' and begins no word: only the trigrams find it.
+ */
+const HEADLINES = [
+  'Summer sale: up to 40% off', 'New arrivals are here', 'Free shipping on every order', 'The bundle everyone loves',
+  'Made to last, priced to move', 'Your new favourite routine', 'Try it risk-free for 30 days', 'Back in stock',
+  'The gift they will actually use', 'Hydrating care for dry skin', 'Limited edition colours', 'Rated 4.8 by 12,000 customers',
+  'Crafted in small batches', 'Upgrade your morning', 'Less clutter, more calm', 'Designed for real life',
+];
+const PRIMARY_TEXTS = [
+  'Thousands of happy customers switched this year. See why our bestseller keeps selling out.',
+  'We spent two years testing materials so you do not have to. Comfortable from the first wear.',
+  'Order today and get free delivery. Easy returns within 30 days, no questions asked.',
+  'Hydrating formula with natural ingredients, gentle enough for every day and every skin type.',
+  'Bundle and save: pick any three and get the fourth free. Offer ends Sunday at midnight.',
+  'Our founder started in a garage with one idea. Today the whole family is in on it.',
+  'Tired of products that break after a month? Ours come with a lifetime guarantee.',
+  'Discover the collection that made us famous, now in twelve new shades for the season.',
+];
+const IMAGE_TEXTS = [
+  'SALE 40% OFF', 'SHOP NOW', 'NEW COLLECTION', 'FREE SHIPPING', 'BUY 2 GET 1 FREE', 'LIMITED TIME ONLY', 'BEST SELLER',
+  'ONLY TODAY', 'USE CODE WELCOME10', 'AS SEEN ON TV', 'TRY IT FREE', 'NOW AVAILABLE', 'BEFORE  AFTER', 'SOLD OUT SOON',
+];
+
 /** The three people's emails. */
 const PEOPLE = {
   free: 'bench-free@example.test',
@@ -35,6 +66,9 @@ export const SEARCHES = {
   brandFragment: 'lumen',
   tagName: 'testimonial',
   oneLetter: 'a',
+  imageTextOnly: 'snowfall',
+  commonWord: 'sale',
+  partialWord: 'ydrati',
 } as const;
 
 export interface Named {
@@ -49,6 +83,7 @@ export interface BenchData {
   type: Named;
   tag: Named;
   secondTag: Named;
+  hook: Named;
   /** Ads spread over the whole table, for get_ad and get_ad_neighbours. */
   sampleAdIds: string[];
   free: TestUser;
@@ -82,11 +117,11 @@ async function timed(timings: SeedTimings[], step: string, fn: () => Promise<voi
 }
 
 /**
- * Seeds the catalogue, three people and adCount ads in set-based SQL. Ads and
+ * Seeds the catalogue, three people and adCount ads with their facts and copy in set-based SQL. Ads and
  * their tags are written with triggers off (session_replication_role =
  * replica, as the owner), so what the triggers would maintain is written here
  * consistently: the board flags match the system tags, ad_tags carry their
- * ad's created_at, each ad's card is private.ad_card's, private.ad_counts
+ * ad's created_at, each ad's card is private.ad_card's, its search text and words private.ad_search_text's, private.ad_counts
  * holds the total and private.tag_ad_counts each tag's. No storage.objects rows
  * are written: only the trigger that is off requires them.
  */
@@ -96,6 +131,7 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
   let categories: Named[] = [];
   let types: Named[] = [];
   let tags: Named[] = [];
+  let hooks: Named[] = [];
   let people: Pick<BenchData, 'free' | 'subscriber' | 'admin'> | undefined;
 
   await timed(timings, 'catalogue and people', async () => {
@@ -103,6 +139,7 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
     categories = await insertNames(db, 'categories', CATEGORIES);
     types = await insertNames(db, 'types', TYPES);
     tags = await insertNames(db, 'tags', TAGS);
+    hooks = await insertNames(db, 'hooks', HOOKS);
     const free = await newUser(db, { email: PEOPLE.free });
     const subscriber = await newUser(db, { email: PEOPLE.subscriber });
     const admin = await newUser(db, { email: PEOPLE.admin });
@@ -110,24 +147,25 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
     await grantAdmin(db, admin);
     people = { free, subscriber, admin };
   });
-  if (brands.length !== 50 || categories.length !== 12 || types.length !== 6 || tags.length !== 30) {
-    throw new Error('The benchmark catalogue must be 50 brands, 12 categories, 6 types and 30 tags');
+  if (brands.length !== 50 || categories.length !== 12 || types.length !== 6 || tags.length !== 30 || hooks.length !== 12) {
+    throw new Error('The benchmark catalogue must be 50 brands, 12 categories, 6 types, 30 tags and 12 hooks');
   }
 
   await db.exec('begin');
   try {
     await db.exec(`set local session_replication_role = replica; select setseed(0.2026);`);
     await timed(timings, `${adCount.toLocaleString('en-US')} ads`, async () => {
-      // Ads arrive in created_at order over two years up to now; ids and image folders look random. They are made
+      // Ads arrive in created_at order over two years up to now, with their facts and copy; ids and image folders
+      // look random. They are made
       // in a scratch table first, so their tags can be written before them and each card (private.ad_card, which
       // reads the ad's tags) is built as the ad is inserted: writing the cards afterwards would rewrite every row.
       await db.query(
         `create temporary table bench_ads on commit drop as
          select md5('bench-ad-' || g.i)::uuid as id,
-                c.brand_ids[1 + floor(random() * cardinality(c.brand_ids))::int] as brand_id,
+                c.brand_ids[b.i] as brand_id,
                 c.category_ids[1 + floor(random() * cardinality(c.category_ids))::int] as category_id,
                 case when random() < 0.05 then null else c.type_ids[1 + floor(random() * cardinality(c.type_ids))::int] end as type_id,
-                c.oldest + (g.i - 1 + random()) * c.step as created_at,
+                t.created_at,
                 random() >= 0.1 as requires_subscription,
                 random() < 0.08 as is_black_friday,
                 random() < 0.05 as is_top_picks,
@@ -135,15 +173,46 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
                 f.folder || '/960.webp' as display_960_path,
                 'previews/' || md5('bench-preview-' || g.i) || '.webp' as preview_path,
                 1080 as width, case when random() < 0.5 then 1350 else 1080 end as height,
-                'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==' as thumbhash
+                'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==' as thumbhash,
+                case when d.first_seen is not null then nullif(array_remove(array[
+                  case when random() < 0.6 then 'meta' end, case when random() < 0.5 then 'instagram' end,
+                  case when random() < 0.25 then 'tiktok' end, case when random() < 0.1 then 'youtube' end,
+                  case when random() < 0.05 then 'pinterest' end, case when random() < 0.04 then 'snapchat' end,
+                  case when random() < 0.08 then 'google' end], null), '{}') end as platforms,
+                case when random() < 0.05 then null
+                     else (array['single_image', 'single_image', 'single_image', 'carousel', 'video', 'video'])[1 + floor(random() * 6)::int] end as format,
+                (array['discount', 'discount', 'discount', 'free_shipping', 'bundle', 'none', 'none', 'none', null, null])[1 + floor(random() * 10)::int] as offer,
+                case when random() < 0.7 then c.hook_ids[1 + floor(random() * cardinality(c.hook_ids))::int] end as hook_id,
+                d.first_seen, d.still_running,
+                case when d.first_seen is null then null
+                     when d.still_running then greatest(d.first_seen, c.today - floor(random() * 3)::int)
+                     else least(c.today, d.first_seen + floor(-ln(1 - random()) * 35)::int) end as last_seen,
+                case when random() < 0.05 then null else ($2::text[])[1 + floor(random() * cardinality($2::text[]))::int] end as headline,
+                case when random() < 0.1 then null else ($3::text[])[1 + floor(random() * cardinality($3::text[]))::int] end as primary_text,
+                case when random() < 0.05 then null
+                     else 'https://' || c.brand_hosts[b.i] || (array['', '/sale', '/new', '/bundle'])[1 + floor(random() * 4)::int] end as landing_url,
+                case when d.u < 0.3 then null when d.u < 0.45 then '' when d.u < 0.455 then 'SNOWFALL SALE'
+                     else ($4::text[])[1 + floor(random() * cardinality($4::text[]))::int] end as image_text
            from generate_series(1, $1::int) g (i)
           cross join (select array(select id from public.brands order by name) as brand_ids,
+                             array(select lower(regexp_replace(name, '[^A-Za-z]+', '', 'g')) || '.example' from public.brands order by name) as brand_hosts,
                              array(select id from public.categories order by name) as category_ids,
                              array(select id from public.types order by name) as type_ids,
+                             array(select id from public.hooks order by name) as hook_ids,
+                             (now() at time zone 'UTC')::date as today,
                              now() - interval '730 days' as oldest,
                              interval '730 days' / $1::int as step) c
-          cross join lateral (select md5('bench-folder-' || g.i) as folder) f`,
-        [adCount],
+          cross join lateral (select md5('bench-folder-' || g.i) as folder, 1 + floor(random() * 50)::int as i,
+                                     c.oldest + (g.i - 1 + random()) * c.step as created_at) f
+          cross join lateral (select f.i) b (i)
+          cross join lateral (select f.created_at) t (created_at)
+          -- 8% have no dates; a first sighting up to three weeks before the ad was added; most ads of the last four
+          -- months still run, few older ones do; an ended ad ran for about five weeks on average.
+          cross join lateral (select case when r.dated then least(c.today, (t.created_at at time zone 'UTC')::date - floor(r.early * 21)::int) end as first_seen,
+                                     r.dated and r.running < case when t.created_at > now() - interval '120 days' then 0.6 else 0.08 end as still_running,
+                                     r.u
+                                from (select random() >= 0.08 as dated, random() as early, random() as running, random() as u, g.i) r) d`,
+        [adCount, HEADLINES, PRIMARY_TEXTS, IMAGE_TEXTS],
       );
     });
     await timed(timings, 'ad tags', async () => {
@@ -169,19 +238,30 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
         `insert into private.tag_ad_counts (tag_id, ads) select tag_id, count(*) from public.ad_tags group by tag_id`,
       );
     });
+    // The search index is built once after the rows (as CREATE INDEX builds it) rather than row by row: its own
+    // definition, read from the database, dropped and made again.
+    const searchIndex = (await db.query<{ def: string }>(`select pg_get_indexdef('public.ads_search'::regclass) as def`)).rows[0]!.def;
+    await db.exec('drop index public.ads_search');
     await timed(timings, 'ads with their cards', async () => {
       await db.query(
         `insert into public.ads (id, brand_id, category_id, type_id, created_at, requires_subscription, is_black_friday,
                                  is_top_picks, original_path, display_480_path, display_960_path, preview_path, width,
-                                 height, thumbhash, card, free_sample, free_sample_since)
+                                 height, thumbhash, platforms, format, offer, hook_id, first_seen, last_seen, still_running,
+                                 headline, primary_text, landing_url, image_text, card, search_text, search_vector,
+                                 free_sample, free_sample_since)
          select a.id, a.brand_id, a.category_id, a.type_id, a.created_at, a.requires_subscription, a.is_black_friday,
                 a.is_top_picks, a.original_path, a.display_480_path, a.display_960_path, a.preview_path, a.width,
-                a.height, a.thumbhash, private.ad_card(jsonb_populate_record(null::public.ads, to_jsonb(a))),
+                a.height, a.thumbhash, a.platforms, a.format, a.offer, a.hook_id, a.first_seen, a.last_seen, a.still_running,
+                a.headline, a.primary_text, a.landing_url, a.image_text, k.card, s.search_text, private.search_words(s.search_text),
                 a.sampled, case when a.sampled then a.created_at end
            from (select b.*, b.requires_subscription
                              and (row_number() over (partition by b.requires_subscription order by b.created_at, b.id) - 1) % 10 = 0
                                as sampled
                    from bench_ads b) a
+          cross join lateral (select private.ad_card(jsonb_populate_record(null::public.ads, to_jsonb(a))) as card) k
+          -- What the search trigger writes: private.ad_search_text reads the card.
+          cross join lateral (select private.ad_search_text(jsonb_populate_record(null::public.ads, to_jsonb(a) || jsonb_build_object('card', k.card)))
+                                       as search_text) s
           order by a.created_at`,
       );
       await db.query('update private.ad_counts set total = (select count(*) from public.ads)');
@@ -190,6 +270,9 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
         `update private.free_sample_counts set premium = (select count(*) from public.ads where requires_subscription),
                                                members = (select count(*) from public.ads where free_sample)`,
       );
+    });
+    await timed(timings, 'search index', async () => {
+      await db.exec(`set local maintenance_work_mem = '256MB'; ${searchIndex}`);
     });
     await db.exec('commit');
   } catch (error) {
@@ -206,10 +289,10 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
   });
 
   if (!people) throw new Error('People were not seeded');
-  return { timings, data: await benchDataOf(db, adCount, { brands, categories, types, tags }, people) };
+  return { timings, data: await benchDataOf(db, adCount, { brands, categories, types, tags, hooks }, people) };
 }
 
-type Catalogue = Record<'brands' | 'categories' | 'types' | 'tags', Named[]>;
+type Catalogue = Record<'brands' | 'categories' | 'types' | 'tags' | 'hooks', Named[]>;
 
 async function benchDataOf(
   db: Queryable,
@@ -228,6 +311,7 @@ async function benchDataOf(
     type: byName(catalogue.types, 'Video'),
     tag: byName(catalogue.tags, 'Testimonial'),
     secondTag: byName(catalogue.tags, 'Free Shipping'),
+    hook: byName(catalogue.hooks, 'Social proof'),
     sampleAdIds: sample.rows.map((row) => row.id),
     ...people,
   };
@@ -242,7 +326,8 @@ export async function findBenchData(db: Queryable): Promise<BenchData> {
     return rows[0];
   };
   const { rows } = await db.query<{ ads: string }>('select count(*) as ads from public.ads');
-  const catalogue = { brands: await names('brands'), categories: await names('categories'), types: await names('types'), tags: await names('tags') };
+  const catalogue = { brands: await names('brands'), categories: await names('categories'), types: await names('types'), tags: await names('tags'),
+    hooks: await names('hooks') };
   const people = {
     free: await person(PEOPLE.free),
     subscriber: await person(PEOPLE.subscriber),

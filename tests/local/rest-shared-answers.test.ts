@@ -226,6 +226,33 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
     for (let i = 0; i < 2; i += 1) expect((await call({ p_board: 'black-friday' })).status).toBe(401);
   });
 
+  it("keeps one answer per value of the facts filters, the order and the search, each the database's", async () => {
+    await ctx.db.query(
+      `update public.ads set platforms = case when created_at < '2026-03-03' then array['tiktok'] else array['meta'] end,
+              first_seen = current_date - (extract(day from created_at)::int * 7), still_running = created_at >= '2026-03-03',
+              last_seen = case when created_at >= '2026-03-03' then null else current_date - 1 end,
+              format = 'video', image_text = 'Cached words' where brand_id = $1`,
+      [brandId]);
+    const bodies: Record<string, unknown>[] = [
+      {}, { p_platforms: ['tiktok'] }, { p_platforms: ['meta'] }, { p_format: 'video' }, { p_format: 'carousel' },
+      { p_still_running: true }, { p_min_running_days: 8 }, { p_sort: 'longest_running' }, { p_sort: 'recently_seen' },
+      { p_search: 'cached words', p_sort: 'relevance' }, { p_search: 'cached words' },
+    ];
+    const texts = new Map<string, string>();
+    for (const body of bodies) {
+      const named = Object.keys(body).map((key, i) => `${key} => $${i + 1}`).join(', ');
+      const [row] = await queryAs<{ page: string }>(ctx.db, anon, `select public.list_ads(${named})::text as page`, Object.values(body));
+      // Twice: the second is served from what the first left, and both are what SQL answers.
+      expect(await anonText(body), JSON.stringify(body)).toBe(row!.page);
+      expect(await anonText(body), JSON.stringify(body)).toBe(row!.page);
+      texts.set(JSON.stringify(body), row!.page);
+    }
+    // The filters really change the answer, so a shared answer for the wrong query would show.
+    expect(texts.get('{"p_platforms":["tiktok"]}')).not.toBe(texts.get('{"p_platforms":["meta"]}'));
+    expect(texts.get('{"p_sort":"longest_running"}')).not.toBe(texts.get('{}'));
+    expect(texts.get('{"p_format":"carousel"}')).not.toBe(texts.get('{"p_format":"video"}'));
+  });
+
   it('gives every one of many concurrent anonymous calls the same, current answer', async () => {
     await ctx.db.query('update public.brands set name = $2 where id = $1', [brandId, 'Concurrent Brand']);
     const answers = await Promise.all(Array.from({ length: 12 }, () => anonText()));

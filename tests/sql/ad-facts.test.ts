@@ -84,6 +84,7 @@ interface Facts {
   hook_name: string | null;
   language: string | null;
   country: string | null;
+  image_text: string | null;
 }
 
 describeOnEngines('ad facts', (ctx) => {
@@ -233,6 +234,8 @@ describeOnEngines('ad facts', (ctx) => {
         first_seen: isoDay(-93), last_seen: isoDay(0), still_running: false, running_days: 94,
         landing_url: 'https://glow.example.com/serum', primary_text: 'Our best serum.', headline: 'Glow in 7 days',
         call_to_action: 'shop_now', offer: 'discount', hook_id: hook.id, hook_name: 'Social proof', language: 'en', country: 'US',
+        // Not read yet (20261130000200 gives it only to a caller who sees the ad clear).
+        image_text: null,
       };
       const subscriberView = await factsOf(userActor(people.subscriber), adId);
       expect(subscriberView.is_clear).toBe(true);
@@ -263,7 +266,7 @@ describeOnEngines('ad facts', (ctx) => {
       expect((await factsOf(anon, adId)).facts).toEqual({
         platforms: null, placement: 'square', placement_derived: true, format: null, first_seen: null, last_seen: null,
         still_running: false, running_days: null, landing_url: null, primary_text: null, headline: null, call_to_action: null,
-        offer: null, hook_id: null, hook_name: null, language: null, country: null,
+        offer: null, hook_id: null, hook_name: null, language: null, country: null, image_text: null,
       });
       const [row] = await queryAs<{ page: { ads: Record<string, unknown>[] } }>(ctx.db, userActor(people.subscriber),
         `select public.list_ads(p_board => 'library') as page`);
