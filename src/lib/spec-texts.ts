@@ -43,7 +43,6 @@ export const TEXTS = {
     remove: (label: string) => `Remove ${label}`,
     // The ads' facts and the order (docs/decisions/0035).
     platform: 'Platform',
-    platforms: 'Platforms',
     format: 'Format',
     allFormats: 'All formats',
     offer: 'Offer',
