@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 
 const asText = (value) => value;
 const parsers = Object.fromEntries(workerData.textTypeOids.map((oid) => [oid, asText]));
@@ -39,7 +40,7 @@ try {
     dataDir: workerData.dataDir ?? undefined,
     fs: workerData.dataDir ? new GatedNodeFS(workerData.dataDir) : undefined,
     loadDataDir: workerData.loadDataDir ? new Blob([workerData.loadDataDir]) : undefined,
-    extensions: { pg_trgm, pgcrypto },
+    extensions: { pg_trgm, pgcrypto, unaccent },
     parsers,
   });
   parentPort.postMessage({ ready: true });

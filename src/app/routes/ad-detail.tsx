@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
@@ -17,12 +17,23 @@ import { useDownloadOriginal } from '../../features/ad-detail/api/download-origi
 import { AdDetailView } from '../../features/ad-detail/components/ad-detail-view.tsx';
 import { isCovered, useAdNavigationInput } from '../../features/ad-detail/hooks/use-ad-navigation-input.ts';
 import { useFavorite } from '../../features/ad-detail/hooks/use-favorite.ts';
+import { searchWords } from '../../features/ad-detail/lib/highlight.ts';
+import { filteredLibraryListHolding, neighbourIn, nextAfterLoadingMore } from '../../features/library/lib/list-neighbours.ts';
 import { useEntitlement } from '../../features/billing/hooks/use-entitlement.tsx';
 import { useUpgradeFlow } from '../../features/billing/hooks/use-upgrade-flow.ts';
 
+/** The search the ad was found with: the list's `q` under a modal, else the page's own. */
+function searchOf(location: { search: string; state: unknown }): string {
+  const background = (location.state as { backgroundLocation?: { search?: unknown } } | null)?.backgroundLocation;
+  const search = typeof background?.search === 'string' ? background.search : location.search;
+  return new URLSearchParams(search).get('q') ?? '';
+}
+
 /**
  * /ads/{id}: a modal over the list it was opened from (the list's location is in
- * the navigation state), otherwise a page of its own.
+ * the navigation state), otherwise a page of its own. Over a filtered, searched
+ * or re-ordered library the arrows walk that list; otherwise the whole library,
+ * newest first, as the server gives the neighbours.
  */
 export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
   const { id = '' } = useParams();
@@ -36,7 +47,11 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
 
   const adQuery = useAd(id);
   const ad = adQuery.data;
-  const neighbours = useAdNeighbours(id, hasValidAccess);
+  // Looked up again on every move: the list under the modal stays mounted and keeps its pages.
+  const inFilteredList = hasValidAccess && filteredLibraryListHolding(queryClient, id) !== null;
+  const neighbours = useAdNeighbours(id, hasValidAccess && !inFilteredList);
+  const search = searchOf(location);
+  const highlight = useMemo(() => searchWords(search), [search]);
   const gate = useAdViewGate(id, !sessionLoading && !session);
   const favorite = useFavorite(id, session?.user.id ?? null);
   const downloadOriginal = useDownloadOriginal();
@@ -90,11 +105,20 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
   const step = useCallback(
     (direction: 'previous' | 'next') => {
       const from = position.current;
+      const go = (target: string | null | undefined) => {
+        if (!target || target === from || position.current !== from) return;
+        position.current = target;
+        navigate(`/ads/${target}`, { replace: true, state: location.state, preventScrollReset: true });
+      };
+      const list = filteredLibraryListHolding(queryClient, from);
+      if (list) {
+        const target = neighbourIn(list, from, direction);
+        if (target === 'load-more') void nextAfterLoadingMore(queryClient, list, from).then(go, () => undefined);
+        else go(target);
+        return;
+      }
       const known = queryClient.getQueryData(adNeighboursQueryOptions(from).queryKey);
-      const target = direction === 'previous' ? known?.previous_id : known?.next_id;
-      if (!target || target === from) return;
-      position.current = target;
-      navigate(`/ads/${target}`, { replace: true, state: location.state, preventScrollReset: true });
+      go(direction === 'previous' ? known?.previous_id : known?.next_id);
     },
     [queryClient, navigate, location.state],
   );
@@ -123,7 +147,8 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
       ad={ad}
       failed={adQuery.isError}
       canNavigate={canNavigate}
-      neighboursReady={neighbours.isSuccess && !neighbours.isFetching}
+      neighboursReady={inFilteredList || (neighbours.isSuccess && !neighbours.isFetching)}
+      highlight={highlight}
       onPrevious={onPrevious}
       onNext={onNext}
       onClose={close}

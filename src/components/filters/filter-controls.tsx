@@ -1,11 +1,11 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useDebouncedValue } from '../../hooks/use-debounced-value.ts';
 import { DATE_RANGES, SEARCH_DEBOUNCE_MS, SEARCH_MAX_LENGTH } from '../../lib/constants.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
 import { CalendarIcon, CheckIcon, ChevronDownIcon, SearchIcon, TagIcon } from '../ui/icons.tsx';
 import { Popover } from '../ui/popover.tsx';
 import { Select } from '../ui/select.tsx';
-import type { DateFilter, DateRange, OptionFilter, TagsFilter } from './filter-model.ts';
+import type { ChecklistFilter, DateFilter, DateRange, OptionFilter, SortControl, TagsFilter, ToggleFilter } from './filter-model.ts';
 
 /** The search box: the URL follows the text once typing has paused (250 ms); the text follows the URL's own changes. */
 export function SearchBox({ search, onSearch, className = '' }: { search: string; onSearch: (text: string) => void; className?: string }) {
@@ -101,42 +101,51 @@ export function DateSelect({ filter, inSheet = false }: { filter: DateFilter; in
   );
 }
 
-function useTagToggle(filter: TagsFilter) {
-  const selectedIds = new Set(filter.selected.map((tag) => tag.id));
+/** Several of a list, as tags and platforms are: ticking, unticking, and no more than `max`. */
+type ChecklistLike = Pick<TagsFilter, 'options' | 'selected' | 'onChange'> & { max?: number };
+
+function useChecklistToggle(filter: ChecklistLike) {
+  const selectedIds = new Set(filter.selected.map((option) => option.id));
   return {
     isSelected: (id: string) => selectedIds.has(id),
-    isFull: filter.selected.length >= filter.max,
+    isFull: filter.max !== undefined && filter.selected.length >= filter.max,
     toggle: (id: string) => {
       const option = filter.options.find((candidate) => candidate.id === id);
       if (!option) return;
-      filter.onChange(selectedIds.has(id) ? filter.selected.filter((tag) => tag.id !== id) : [...filter.selected, option]);
+      filter.onChange(selectedIds.has(id) ? filter.selected.filter((other) => other.id !== id) : [...filter.selected, option]);
     },
   };
 }
 
-/** The toolbar's tag filter: a pill opening a list of tags to tick, at most `max` of them. */
-export function TagPicker({ filter }: { filter: TagsFilter }) {
-  const { isSelected, isFull, toggle } = useTagToggle(filter);
+const PILL = 'inline-flex h-10 shrink-0 items-center gap-2 rounded-xl border px-3.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950';
+const PILL_ON = 'border-neutral-950 bg-neutral-950 text-white';
+const PILL_OFF = 'border-neutral-200 bg-white text-neutral-800 hover:border-neutral-300';
+
+interface ChecklistProps {
+  filter: ChecklistLike;
+  label: string;
+  icon?: ReactNode;
+  emptyText?: string;
+}
+
+/** The toolbar's pill opening a list to tick, with the count of ticked ones. */
+function ChecklistPicker({ filter, label, icon, emptyText }: ChecklistProps) {
+  const { isSelected, isFull, toggle } = useChecklistToggle(filter);
   const active = filter.selected.length > 0;
 
   return (
     <Popover
       renderTrigger={(trigger) => (
-        <button
-          {...trigger}
-          className={`inline-flex h-10 shrink-0 items-center gap-2 rounded-xl border px-3.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950 ${
-            active ? 'border-neutral-950 bg-neutral-950 text-white' : 'border-neutral-200 bg-white text-neutral-800 hover:border-neutral-300'
-          }`}
-        >
-          <TagIcon className="h-4 w-4" />
-          {TEXTS.library.tags}
+        <button {...trigger} className={`${PILL} ${active ? PILL_ON : PILL_OFF}`}>
+          {icon}
+          {label}
           {active && <span className="rounded-full bg-white px-1.5 text-xs font-semibold text-neutral-950">{filter.selected.length}</span>}
           <ChevronDownIcon className="h-4 w-4 opacity-70" />
         </button>
       )}
       content={{ align: 'start', sideOffset: 6, className: 'z-40 max-h-80 w-64 overflow-y-auto rounded-2xl border border-neutral-200 bg-white p-1.5 shadow-xl' }}
     >
-      {filter.options.length === 0 && <p className="px-3 py-2 text-sm text-neutral-500">{TEXTS.library.noTags}</p>}
+      {filter.options.length === 0 && emptyText && <p className="px-3 py-2 text-sm text-neutral-500">{emptyText}</p>}
       {filter.options.map((option) => {
         const checked = isSelected(option.id);
         return (
@@ -158,13 +167,13 @@ export function TagPicker({ filter }: { filter: TagsFilter }) {
   );
 }
 
-/** The sheet's tag filter: every tag a toggle button, wrapping. */
-export function TagToggles({ filter }: { filter: TagsFilter }) {
-  const { isSelected, isFull, toggle } = useTagToggle(filter);
+/** The sheet's checklist: every option a toggle button, wrapping. */
+function ChecklistToggles({ filter, label, emptyText }: ChecklistProps) {
+  const { isSelected, isFull, toggle } = useChecklistToggle(filter);
   return (
     <fieldset>
-      <legend className="mb-1.5 block text-sm font-semibold text-neutral-900">{TEXTS.library.tags}</legend>
-      {filter.options.length === 0 && <p className="text-sm text-neutral-500">{TEXTS.library.noTags}</p>}
+      <legend className="mb-1.5 block text-sm font-semibold text-neutral-900">{label}</legend>
+      {filter.options.length === 0 && emptyText && <p className="text-sm text-neutral-500">{emptyText}</p>}
       <div className="flex flex-wrap gap-2">
         {filter.options.map((option) => {
           const pressed = isSelected(option.id);
@@ -186,5 +195,64 @@ export function TagToggles({ filter }: { filter: TagsFilter }) {
         })}
       </div>
     </fieldset>
+  );
+}
+
+/** The toolbar's tag filter: a pill opening a list of tags to tick, at most `max` of them. */
+export function TagPicker({ filter }: { filter: TagsFilter }) {
+  return <ChecklistPicker filter={filter} label={TEXTS.library.tags} icon={<TagIcon className="h-4 w-4" />} emptyText={TEXTS.library.noTags} />;
+}
+
+/** The sheet's tag filter: every tag a toggle button, wrapping. */
+export function TagToggles({ filter }: { filter: TagsFilter }) {
+  return <ChecklistToggles filter={filter} label={TEXTS.library.tags} emptyText={TEXTS.library.noTags} />;
+}
+
+/** The platforms: a pill opening a checklist in the toolbar, toggles in the sheet. */
+export function PlatformFilter({ filter, inSheet = false }: { filter: ChecklistFilter; inSheet?: boolean }) {
+  return inSheet ? <ChecklistToggles filter={filter} label={filter.label} /> : <ChecklistPicker filter={filter} label={filter.label} />;
+}
+
+/** An on/off filter (still running): a pressed pill. */
+export function ToggleFilterButton({ filter, inSheet = false }: { filter: ToggleFilter; inSheet?: boolean }) {
+  return (
+    <button
+      type="button"
+      aria-pressed={filter.value}
+      onClick={() => filter.onChange(!filter.value)}
+      className={`${PILL} ${inSheet ? 'h-11 w-full justify-center' : ''} ${filter.value ? PILL_ON : PILL_OFF}`}
+    >
+      {filter.value && <CheckIcon className="h-4 w-4" />}
+      {filter.label}
+    </button>
+  );
+}
+
+/** The order of the list: a select in the toolbar, a labelled field in the sheet. */
+export function SortSelect({ control, inSheet = false }: { control: SortControl; inSheet?: boolean }) {
+  const id = useId();
+  const select = (
+    <Select
+      id={inSheet ? id : undefined}
+      aria-label={inSheet ? undefined : TEXTS.filters.sort}
+      className={inSheet ? FULL_WIDTH_SELECT : ''}
+      value={control.value}
+      onChange={(event) => control.onChange(event.target.value)}
+    >
+      {control.options.map((option) => (
+        <option key={option.id} value={option.id}>
+          {inSheet ? option.name : TEXTS.filters.sortedBy(option.name)}
+        </option>
+      ))}
+    </Select>
+  );
+  if (!inSheet) return select;
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="block text-sm font-semibold text-neutral-900">
+        {TEXTS.filters.sort}
+      </label>
+      {select}
+    </div>
   );
 }

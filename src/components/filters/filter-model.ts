@@ -16,6 +16,8 @@ export interface OptionFilter {
   options: FilterOption[];
   value: FilterOption | null;
   onChange: (option: FilterOption | null) => void;
+  /** The chip's words for the chosen option, when 'Label: name' reads badly. */
+  chipLabel?: (option: FilterOption) => string;
 }
 
 export interface TagsFilter {
@@ -23,6 +25,28 @@ export interface TagsFilter {
   selected: FilterOption[];
   max: number;
   onChange: (options: FilterOption[]) => void;
+}
+
+/** Several of a short list (the platforms): a pill opening a checklist, toggles in the sheet. */
+export interface ChecklistFilter {
+  label: string;
+  options: FilterOption[];
+  selected: FilterOption[];
+  onChange: (options: FilterOption[]) => void;
+}
+
+/** A filter that is on or off (still running). */
+export interface ToggleFilter {
+  label: string;
+  value: boolean;
+  onChange: (value: boolean) => void;
+}
+
+/** The order of a list: not a filter, so never a chip and kept by 'Clear all'. */
+export interface SortControl {
+  options: FilterOption[];
+  value: string;
+  onChange: (id: string) => void;
 }
 
 export interface DateFilter {
@@ -35,7 +59,12 @@ export interface FilterSet {
   options: OptionFilter[];
   tags?: TagsFilter;
   date?: DateFilter;
-  /** Takes every filter off, the search excepted. */
+  /** The ads' facts: platforms, the one-of facts (format, offer, hook, running days) and still running. */
+  platforms?: ChecklistFilter;
+  facts?: OptionFilter[];
+  stillRunning?: ToggleFilter;
+  sort?: SortControl;
+  /** Takes every filter off, the search (and the order) excepted. */
   clear: () => void;
 }
 
@@ -46,7 +75,11 @@ export interface ActiveFilter {
   remove: () => void;
 }
 
-/** The active filters, each a chip: each one-of filter, each tag, the date range; the search shows in its own box. */
+/**
+ * The active filters, each a chip: each one-of filter, each tag, the date
+ * range, each platform, each fact, still running; the search shows in its own
+ * box and the order in its own control.
+ */
 export function activeFiltersOf(set: FilterSet): ActiveFilter[] {
   const T = TEXTS.filters;
   const active: ActiveFilter[] = [];
@@ -61,5 +94,21 @@ export function activeFiltersOf(set: FilterSet): ActiveFilter[] {
   if (date && date.value !== 'all') {
     active.push({ key: 'date', label: T.chip(T.date, TEXTS.library.dateRanges[date.value]), remove: () => date.onChange('all') });
   }
+  const platforms = set.platforms;
+  for (const platform of platforms?.selected ?? []) {
+    active.push({
+      key: `platform:${platform.id}`,
+      label: T.chip(platforms!.label, platform.name),
+      remove: () => platforms!.onChange(platforms!.selected.filter((other) => other.id !== platform.id)),
+    });
+  }
+  for (const filter of set.facts ?? []) {
+    if (filter.value) {
+      const option = filter.value;
+      active.push({ key: `${filter.label}:${option.id}`, label: filter.chipLabel?.(option) ?? T.chip(filter.label, option.name), remove: () => filter.onChange(null) });
+    }
+  }
+  const stillRunning = set.stillRunning;
+  if (stillRunning?.value) active.push({ key: 'still-running', label: stillRunning.label, remove: () => stillRunning.onChange(false) });
   return active;
 }

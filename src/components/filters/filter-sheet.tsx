@@ -3,7 +3,7 @@ import { Drawer } from 'vaul';
 import { TEXTS } from '../../lib/spec-texts.ts';
 import { buttonClasses } from '../ui/button.tsx';
 import { CloseIcon } from '../ui/icons.tsx';
-import { DateSelect, OptionSelect, TagToggles } from './filter-controls.tsx';
+import { DateSelect, OptionSelect, PlatformFilter, SortSelect, TagToggles, ToggleFilterButton } from './filter-controls.tsx';
 import type { FilterSet } from './filter-model.ts';
 
 interface FilterSheetProps {
@@ -44,11 +44,17 @@ export default function FilterSheet({ open, onOpenChange, filters, activeCount, 
             </Drawer.Close>
           </div>
           <div className="min-h-0 flex-1 space-y-5 overflow-y-auto overscroll-contain px-5 pt-2 pb-5">
+            {filters.sort && <SortSelect control={filters.sort} inSheet />}
             {filters.options.map((filter) => (
               <OptionSelect key={filter.label} filter={filter} inSheet />
             ))}
             {/* The date before the tags: the list of tags can be long. */}
             {filters.date && <DateSelect filter={filters.date} inSheet />}
+            {filters.platforms && <PlatformFilter filter={filters.platforms} inSheet />}
+            {filters.facts?.map((filter) => (
+              <OptionSelect key={filter.label} filter={filter} inSheet />
+            ))}
+            {filters.stillRunning && <ToggleFilterButton filter={filters.stillRunning} inSheet />}
             {filters.tags && <TagToggles filter={filters.tags} />}
           </div>
           <div className="flex shrink-0 items-center gap-3 border-t border-neutral-200 px-5 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))]">

@@ -3,7 +3,7 @@ import { useIsMobile } from '../../hooks/use-is-mobile.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
 import { SlidersIcon } from '../ui/icons.tsx';
 import { ActiveFilterChips } from './active-filter-chips.tsx';
-import { DateSelect, OptionSelect, SearchBox, TagPicker } from './filter-controls.tsx';
+import { DateSelect, OptionSelect, PlatformFilter, SearchBox, SortSelect, TagPicker, ToggleFilterButton } from './filter-controls.tsx';
 import { activeFiltersOf, type FilterSet } from './filter-model.ts';
 
 const FilterSheet = lazy(() => import('./filter-sheet.tsx'));
@@ -17,9 +17,11 @@ interface FilterToolbarProps {
 /**
  * The toolbar of the library and the themed boards: the search (debounced,
  * into the URL), the list's filters, and each active filter as a removable
- * chip. From 768 px the filters sit beside the search and wrap under it when
- * the row is full, the search keeping room for its whole placeholder; below,
- * a Filters button with the active count opens them in a bottom sheet.
+ * chip, and the order where the list has one. From 768 px the filters sit
+ * beside the search and wrap under it when the row is full, the search keeping
+ * room for its whole placeholder, the order at the row's end; below, a
+ * Filters button with the active count opens them (and the order) in a bottom
+ * sheet.
  */
 export function FilterToolbar({ search, onSearch, filters }: FilterToolbarProps) {
   const isMobile = useIsMobile();
@@ -57,6 +59,16 @@ export function FilterToolbar({ search, onSearch, filters }: FilterToolbarProps)
         ))}
         {filters.tags && <TagPicker filter={filters.tags} />}
         {filters.date && <DateSelect filter={filters.date} />}
+        {filters.platforms && <PlatformFilter filter={filters.platforms} />}
+        {filters.facts?.map((filter) => (
+          <OptionSelect key={filter.label} filter={filter} />
+        ))}
+        {filters.stillRunning && <ToggleFilterButton filter={filters.stillRunning} />}
+        {filters.sort && (
+          <div className="ml-auto">
+            <SortSelect control={filters.sort} />
+          </div>
+        )}
       </div>
       <ActiveFilterChips active={active} onClearAll={filters.clear} />
     </div>

@@ -27,6 +27,10 @@ export const CATEGORIES = [
   { id: 'c0000000-0000-4000-8000-000000000001', name: 'Skincare' },
   { id: 'c0000000-0000-4000-8000-000000000002', name: 'Coffee & Tea' },
 ];
+export const HOOKS = [
+  { id: 'a1000000-0000-4000-8000-000000000001', name: 'Before and after' },
+  { id: 'a1000000-0000-4000-8000-000000000002', name: 'Social proof' },
+];
 export const TYPES = [{ id: 'e0000000-0000-4000-8000-000000000001', name: 'Static' }];
 export const TAGS = [
   { id: 'f0000000-0000-4000-8000-000000000001', name: 'Bestseller', system_key: null },

@@ -32,6 +32,8 @@ export interface AdDetailViewProps {
   onUnlock: () => void;
   onRetry: () => void;
   touchHandlers: { onTouchStart: (event: TouchEvent) => void; onTouchEnd: (event: TouchEvent) => void };
+  /** The words of the search the ad was found with, marked in its texts. */
+  highlight?: readonly string[];
   /** The accessible title element (a dialog title when shown as a modal). */
   renderTitle: (text: string, className: string) => ReactNode;
 }
@@ -46,7 +48,7 @@ function imageWidth(ad: Ad): string {
 
 /** The full-screen ad: brand and category links, favorite, share, close, the large image, its tags and its facts. */
 export function AdDetailView(props: AdDetailViewProps) {
-  const { ad, failed, canNavigate, neighboursReady, onPrevious, onNext, onClose, touchHandlers, renderTitle } = props;
+  const { ad, failed, canNavigate, neighboursReady, onPrevious, onNext, onClose, touchHandlers, renderTitle, highlight = [] } = props;
   const brand = ad?.brand_name ?? TEXTS.adCard.unknownBrand;
   const category = ad?.category_name ?? TEXTS.adCard.unknownCategory;
   const addToBoard = useAddToBoardSlot();
@@ -186,7 +188,7 @@ export function AdDetailView(props: AdDetailViewProps) {
                 hasFacts(ad.facts) && (
                 // Beside the image from 1024 px, under it on narrower screens.
                   <div className="w-(--ad-column) lg:sticky lg:top-0 lg:w-[340px] lg:shrink-0">
-                    <AdFactsSection facts={ad.facts} />
+                    <AdFactsSection facts={ad.facts} highlight={highlight} />
                   </div>
                 )
               )}

@@ -3,6 +3,7 @@ import { ExternalLinkIcon } from '../../../components/ui/icons.tsx';
 import { landingHost, type AdFacts } from '../../../lib/ad-facts.ts';
 import { formatDay } from '../../../lib/formatting.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
+import { HighlightedText } from './highlighted-text.tsx';
 
 const T = TEXTS.adFacts;
 
@@ -38,7 +39,7 @@ export function hasFacts(facts: AdFacts): boolean {
     (facts.platforms?.length ?? 0) > 0 ||
     facts.format !== null ||
     !facts.placement_derived ||
-    [facts.headline, facts.primary_text, facts.call_to_action, facts.offer, facts.hook_name, facts.landing_url, facts.language, facts.country].some(
+    [facts.headline, facts.primary_text, facts.image_text ?? null, facts.call_to_action, facts.offer, facts.hook_name, facts.landing_url, facts.language, facts.country].some(
       (value) => value !== null,
     )
   );
@@ -46,10 +47,12 @@ export function hasFacts(facts: AdFacts): boolean {
 
 /**
  * What a marketer judges the ad by: how long it ran and whether it still runs,
- * where, in what shape, what it said and where it sent people. Shown for locked
- * ads too: the facts are the teaser. A fact the ad lacks is left out.
+ * where, in what shape, what it said (and the words in its image, clear ads
+ * only) and where it sent people. Shown for locked ads too: the facts are the
+ * teaser. A fact the ad lacks is left out. The words of the search the ad was
+ * found with are marked in its texts and landing page host.
  */
-export function AdFactsSection({ facts }: { facts: AdFacts }) {
+export function AdFactsSection({ facts, highlight = [] }: { facts: AdFacts; highlight?: readonly string[] }) {
   if (!hasFacts(facts)) return null;
   const platforms = (facts.platforms ?? []).map((platform) => nameOf(T.platformNames, platform)).filter((name): name is string => name !== null);
   const shape = [nameOf(T.formatNames, facts.format), nameOf(T.placementNames, facts.placement)].filter(Boolean).join(' · ');
@@ -71,7 +74,9 @@ export function AdFactsSection({ facts }: { facts: AdFacts }) {
         aria-label={T.landingPageLabel(host)}
         className="inline-flex max-w-full items-center gap-1 font-medium text-neutral-950 underline decoration-neutral-300 underline-offset-2 hover:decoration-neutral-950"
       >
-        <span className="min-w-0 [overflow-wrap:anywhere]">{host}</span>
+        <span className="min-w-0 [overflow-wrap:anywhere]">
+          <HighlightedText text={host} words={highlight} />
+        </span>
         <ExternalLinkIcon className="h-3.5 w-3.5 shrink-0 text-neutral-500" />
       </a>,
     ]);
@@ -115,15 +120,23 @@ export function AdFactsSection({ facts }: { facts: AdFacts }) {
           {facts.headline && (
             <p className="text-[15px] font-semibold leading-snug text-neutral-950">
               <span className="sr-only">{T.headline}: </span>
-              {facts.headline}
+              <HighlightedText text={facts.headline} words={highlight} />
             </p>
           )}
           {facts.primary_text && (
             <p className="mt-1.5 whitespace-pre-line text-sm leading-relaxed text-neutral-600">
               <span className="sr-only">{T.primaryText}: </span>
-              {facts.primary_text}
+              <HighlightedText text={facts.primary_text} words={highlight} />
             </p>
           )}
+        </div>
+      )}
+      {facts.image_text && (
+        <div className="mt-4 border-t border-neutral-100 pt-4" data-testid="ad-image-text">
+          <p className="text-xs text-neutral-500">{T.imageText}</p>
+          <p className="mt-0.5 whitespace-pre-line text-sm leading-relaxed [overflow-wrap:anywhere] text-neutral-700">
+            <HighlightedText text={facts.image_text} words={highlight} />
+          </p>
         </div>
       )}
       {details.length > 0 && (

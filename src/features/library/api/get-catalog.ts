@@ -4,7 +4,7 @@ import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { CATALOG_STALE_MS } from '../../../lib/constants.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
-export type CatalogKind = 'brands' | 'categories' | 'types' | 'tags';
+export type CatalogKind = 'brands' | 'categories' | 'types' | 'tags' | 'hooks';
 
 export const catalogItemSchema = z.object({
   id: z.string().check(z.minLength(1)),
@@ -14,7 +14,7 @@ export const catalogItemSchema = z.object({
 });
 export type CatalogItem = z.infer<typeof catalogItemSchema>;
 
-/** A catalogue table's rows (id and name) ordered by name. */
+/** A catalogue table's rows (id and name) ordered by name; hooks are the ads' curated angles. */
 export async function getCatalog(kind: CatalogKind): Promise<CatalogItem[]> {
   const { data, error } = await supabase
     .from(kind)

@@ -3,11 +3,19 @@ import { useSearchParams } from 'react-router-dom';
 import { DATE_RANGES, TAG_FILTER_MAX } from '../../../lib/constants.ts';
 import { useCatalog, type CatalogItem } from '../api/get-catalog.ts';
 import type { LibraryFilters } from '../api/list-library-ads.ts';
+import {
+  effectiveSort,
+  FACT_PARAMS,
+  hasIgnoredFactValues,
+  parseFactFilters,
+  writeFactFilters,
+  type FactFilterValues,
+} from '../lib/fact-filters.ts';
 
 export type DateRange = (typeof DATE_RANGES)[number];
 
 /** The URL's query parameters for the library's filters. */
-export const FILTER_PARAMS = { brand: 'brand', category: 'category', type: 'type', tag: 'tag', date: 'date', search: 'q' } as const;
+export const FILTER_PARAMS = { brand: 'brand', category: 'category', type: 'type', tag: 'tag', date: 'date', search: 'q', ...FACT_PARAMS } as const;
 
 interface Resolution {
   item: CatalogItem | null;
@@ -48,9 +56,10 @@ export function sinceFor(range: DateRange, now: Date): string | null {
 }
 
 /**
- * The library's filters, kept in the URL: brand and category (and type and
- * tags) by name, the date range and the search text. `ready` turns true once
- * every named value is resolved to its id.
+ * The library's filters, kept in the URL: brand and category (and type, tags
+ * and hook) by name, the date range, the search text, the ads' facts
+ * (platforms, format, offer, running days, still running) and the order.
+ * `ready` turns true once every named value is resolved to its id.
  */
 export function useLibraryFilters() {
   const [params, setParams] = useSearchParams();
@@ -58,6 +67,7 @@ export function useLibraryFilters() {
   const categories = useCatalog('categories');
   const types = useCatalog('types');
   const tags = useCatalog('tags');
+  const hooks = useCatalog('hooks');
 
   const brandValue = params.get(FILTER_PARAMS.brand);
   const categoryValue = params.get(FILTER_PARAMS.category);
@@ -66,10 +76,15 @@ export function useLibraryFilters() {
   const tagKey = tagValues.join('\u0000');
   const range = parseDateRange(params.get(FILTER_PARAMS.date));
   const search = params.get(FILTER_PARAMS.search) ?? '';
+  const paramsKey = params.toString();
+  const facts = useMemo(() => parseFactFilters(new URLSearchParams(paramsKey)), [paramsKey]);
+  const ignoredFacts = useMemo(() => hasIgnoredFactValues(new URLSearchParams(paramsKey), facts), [paramsKey, facts]);
+  const sort = effectiveSort(facts.sort, search);
 
   const brand = resolveCatalogValue(brandValue, brands.data, brands.isError);
   const category = resolveCatalogValue(categoryValue, categories.data, categories.isError);
   const type = resolveCatalogValue(typeValue, types.data, types.isError);
+  const hook = resolveCatalogValue(facts.hook, hooks.data, hooks.isError);
   const tagResolutions = useMemo(
     () => (tagKey === '' ? [] : tagKey.split('\u0000')).map((value) => resolveCatalogValue(value, tags.data, tags.isError)),
     [tagKey, tags.data, tags.isError],
@@ -86,7 +101,7 @@ export function useLibraryFilters() {
 
   const today = new Date().toISOString().slice(0, 10);
   const since = useMemo(() => sinceFor(range, new Date(`${today}T12:00:00Z`)), [range, today]);
-  const ready = !brand.pending && !category.pending && !type.pending && tagResolutions.every((resolution) => !resolution.pending);
+  const ready = !brand.pending && !category.pending && !type.pending && !hook.pending && tagResolutions.every((resolution) => !resolution.pending);
 
   const filters = useMemo<LibraryFilters>(
     () => ({
@@ -96,8 +111,15 @@ export function useLibraryFilters() {
       tagIds: selectedTags.map((tag) => tag.id).sort(),
       since,
       search: search.trim(),
+      platforms: facts.platforms,
+      format: facts.format,
+      offer: facts.offer,
+      hookId: hook.item?.id ?? null,
+      minRunningDays: facts.minRunningDays,
+      stillRunning: facts.stillRunning,
+      sort,
     }),
-    [brand.item, category.item, type.item, selectedTags, since, search],
+    [brand.item, category.item, type.item, selectedTags, since, search, facts, hook.item, sort],
   );
 
   const update = useCallback(
@@ -118,9 +140,12 @@ export function useLibraryFilters() {
   const unknownCategory = category.unknown;
   const unknownType = type.unknown;
   const unknownTags = tagResolutions.some((resolution) => resolution.unknown);
+  const unknownHook = hook.unknown;
   useEffect(() => {
-    if (!unknownBrand && !unknownCategory && !unknownType && !unknownTags) return;
+    if (!unknownBrand && !unknownCategory && !unknownType && !unknownTags && !unknownHook && !ignoredFacts) return;
     update((next) => {
+      if (unknownHook) next.delete(FILTER_PARAMS.hook);
+      if (ignoredFacts) writeFactFilters(next, { ...parseFactFilters(next), hook: null }, next.get(FILTER_PARAMS.hook), next.has(FILTER_PARAMS.search));
       if (unknownBrand) next.delete(FILTER_PARAMS.brand);
       if (unknownCategory) next.delete(FILTER_PARAMS.category);
       if (unknownType) next.delete(FILTER_PARAMS.type);
@@ -129,7 +154,7 @@ export function useLibraryFilters() {
         for (const tag of selectedTags) next.append(FILTER_PARAMS.tag, tag.name);
       }
     });
-  }, [unknownBrand, unknownCategory, unknownType, unknownTags, selectedTags, update]);
+  }, [unknownBrand, unknownCategory, unknownType, unknownTags, unknownHook, ignoredFacts, selectedTags, update]);
 
   const setCatalogParam = useCallback(
     (param: string, item: CatalogItem | null) => update((next) => (item ? next.set(param, item.name) : next.delete(param))),
@@ -155,11 +180,24 @@ export function useLibraryFilters() {
     (text: string) => update((next) => (text.trim() ? next.set(FILTER_PARAMS.search, text.trim()) : next.delete(FILTER_PARAMS.search))),
     [update],
   );
-  // The search has its own box (and its own clear button): clearing the filters keeps it.
+  const setFacts = useCallback(
+    (change: Partial<FactFilterValues>) =>
+      update((next) => {
+        const current = parseFactFilters(next);
+        const changed = { ...current, ...change };
+        const hookName = 'hook' in change ? (change.hook ?? null) : next.get(FILTER_PARAMS.hook);
+        writeFactFilters(next, changed, hookName, (next.get(FILTER_PARAMS.search) ?? '').trim() !== '');
+      }),
+    [update],
+  );
+  const setHook = useCallback((item: CatalogItem | null) => setFacts({ hook: item?.name ?? null }), [setFacts]);
+  const setSort = useCallback((value: FactFilterValues['sort']) => setFacts({ sort: value }), [setFacts]);
+
+  // The search has its own box (and its own clear button) and the order is no filter: clearing the filters keeps both.
   const clearFilters = useCallback(
     () =>
       update((next) => {
-        for (const param of Object.values(FILTER_PARAMS)) if (param !== FILTER_PARAMS.search) next.delete(param);
+        for (const param of Object.values(FILTER_PARAMS)) if (param !== FILTER_PARAMS.search && param !== FILTER_PARAMS.sort) next.delete(param);
       }),
     [update],
   );
@@ -173,12 +211,16 @@ export function useLibraryFilters() {
     category: category.item,
     type: type.item,
     tags: selectedTags,
+    hook: hook.item,
+    facts,
+    sort,
     catalogs: {
       brands: brands.data ?? [],
       categories: categories.data ?? [],
       types: types.data ?? [],
       // The Black Friday board's tag selects nothing in the library, which leaves those ads out.
       tags: (tags.data ?? []).filter((tag) => tag.system_key !== 'black_friday'),
+      hooks: hooks.data ?? [],
     },
     setBrand,
     setCategory,
@@ -186,6 +228,9 @@ export function useLibraryFilters() {
     setTags,
     setRange,
     setSearch,
+    setFacts,
+    setHook,
+    setSort,
     clearFilters,
   };
 }

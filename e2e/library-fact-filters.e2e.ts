@@ -1,0 +1,204 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { CARDS, waitForItemCount } from './support/ad-grid.ts';
+import { seriousAxeViolations } from './support/axe.ts';
+import { insertDemoAds } from './support/demo-ads.ts';
+import { journeyWithLibrary } from './support/journey.ts';
+import { provisionAccount, signIn } from './support/signed-in.ts';
+
+const POLL = { timeout: 15_000, interval: 200 };
+const SUBSCRIBER = { email: 'fact-filters@obyect.e2e', password: 'e2e-subscriber-password' };
+/** The word put in one ad's image text when the library has no image text of its own to search. */
+const IMAGE_ONLY_WORD = 'Zephyrine';
+
+/** Running days as decision 0031 counts them: UTC, both ends included, to today while still running. */
+const RUNNING_DAYS_SQL = `(case when a.still_running then greatest(current_date, coalesce(a.last_seen, a.first_seen)) else a.last_seen end) - a.first_seen + 1`;
+
+/**
+ * The stack's six demo ads and 30 more, each given platforms and a run (some
+ * on TikTok, some still running, from a few days to about two hundred), and a
+ * word that only one ad's image text holds.
+ */
+const journey = journeyWithLibrary(async (stack) => {
+  await insertDemoAds(stack, 30, { brandPrefix: 'Lumen', minutesAgo: 10, width: 480 });
+  await provisionAccount(stack, 'subscriber', SUBSCRIBER.email, SUBSCRIBER.password);
+  await stack.db.query(
+    `with numbered as (select id, row_number() over (order by created_at desc, id desc)::int as n from public.ads where not is_black_friday)
+     update public.ads a
+        set platforms = case n % 3 when 0 then array['tiktok'] when 1 then array['meta', 'instagram'] else array['tiktok', 'youtube'] end,
+            first_seen = current_date - ((n * 37) % 220),
+            still_running = n % 2 = 0,
+            last_seen = case when n % 2 = 0 then null else least(current_date, current_date - ((n * 37) % 220) + ((n * 53) % 180)) end
+       from numbered where numbered.id = a.id`,
+  );
+
+  // A word of an ad's image text that nothing else of that ad (nor any other ad) says, when the library has one.
+  const found = await stack.db.query<{ id: string; word: string }>(
+    `select a.id, w.word
+       from public.ads a
+      cross join lateral regexp_split_to_table(a.image_text, '[^[:alpha:]]+') as w(word)
+      where a.image_text is not null and not a.is_black_friday and char_length(w.word) >= 6
+        and position(lower(w.word) in lower(concat_ws(' ', a.headline, a.primary_text, a.landing_url, a.card::text))) = 0
+        and not exists (select 1 from public.ads o where o.id <> a.id and position(lower(w.word) in lower(coalesce(o.search_text, ''))) > 0)
+      limit 1`,
+  );
+  let imageAd = found.rows[0];
+  if (!imageAd) {
+    const { rows } = await stack.db.query<{ id: string }>(
+      `update public.ads set image_text = $1
+        where id = (select id from public.ads where not is_black_friday order by created_at desc, id desc offset 4 limit 1)
+        returning id`,
+      [`NEW ${IMAGE_ONLY_WORD.toUpperCase()} SERUM\nLimited drop: ${IMAGE_ONLY_WORD} glow, 20% off`],
+    );
+    imageAd = { id: rows[0]!.id, word: IMAGE_ONLY_WORD };
+  }
+
+  const { rows: expected } = await stack.db.query<{ id: string; days: number }>(
+    `select a.id, ${RUNNING_DAYS_SQL} as days from public.ads a
+      where not a.is_black_friday and 'tiktok' = any (a.platforms) and ${RUNNING_DAYS_SQL} >= 60
+      order by days desc, a.id`,
+  );
+  return { tiktokLongRuns: expected, imageAd };
+});
+
+interface CardFacts {
+  id: string;
+  days: number | null;
+  platforms: string[];
+}
+
+/**
+ * Every card of the grid in the list's order, with its running days and
+ * platform icons: the grid keeps only the cards near the viewport, in the
+ * list's order, so the page is scrolled and each new card placed after the
+ * one before it.
+ */
+async function cardsInOrder(page: Page, total: number): Promise<CardFacts[]> {
+  const order: CardFacts[] = [];
+  await page.evaluate(() => window.scrollTo(0, 0));
+  for (let step = 0; step < 100 && order.length < total; step += 1) {
+    const seen = await page.locator(CARDS).evaluateAll((cards) =>
+      cards.map((card) => {
+        const facts = card.querySelector('[data-testid="ad-card-facts"]');
+        const days = facts?.textContent?.match(/Running ([\d,]+) days?/)?.[1];
+        return {
+          id: (card as HTMLElement).dataset.adId!,
+          days: days ? Number(days.replace(/,/g, '')) : null,
+          platforms: [...(facts?.querySelectorAll('ul[aria-label="Platforms"] [aria-label]') ?? [])].map((icon) => icon.getAttribute('aria-label')!),
+        };
+      }),
+    );
+    let after = -1;
+    for (const card of seen) {
+      const at = order.findIndex((known) => known.id === card.id);
+      if (at >= 0) after = at;
+      else order.splice(++after, 0, card);
+    }
+    await page.evaluate(() => window.scrollBy(0, Math.round(window.innerHeight * 0.6)));
+    await page.waitForTimeout(80);
+  }
+  return order;
+}
+
+async function expectTikTokLongRunsByLength(page: Page, expected: { id: string; days: number }[]) {
+  const url = new URL(page.url());
+  expect(url.searchParams.getAll('platform')).toEqual(['tiktok']);
+  expect(url.searchParams.get('days')).toBe('60');
+  expect(url.searchParams.get('sort')).toBe('longest');
+  await waitForItemCount(page, expected.length);
+  const cards = await cardsInOrder(page, expected.length);
+  expect(cards.map((card) => card.id).sort()).toEqual(expected.map((ad) => ad.id).sort());
+  for (const card of cards) {
+    expect(card.platforms).toContain('TikTok');
+    expect(card.days).toBeGreaterThanOrEqual(60);
+  }
+  const days = cards.map((card) => card.days!);
+  expect(days).toEqual([...days].sort((a, b) => b - a));
+  expect(days).toEqual(expected.map((ad) => ad.days));
+}
+
+const shots = process.env.FILTERS_SCREENSHOTS;
+
+journey('a subscriber keeps the TikTok ads running at least 60 days, longest first, at 1440 px, and a reload keeps them', async ({ page, stack, library }) => {
+  expect(library.tiktokLongRuns.length).toBeGreaterThan(3);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, stack, SUBSCRIBER);
+  await page.goto('/library');
+  await page.locator(CARDS).first().waitFor();
+
+  await page.getByRole('combobox', { name: 'Running at least' }).selectOption('60');
+  await page.getByRole('button', { name: /^Platform/ }).click();
+  await page.getByRole('menuitemcheckbox', { name: 'TikTok' }).click();
+  await page.keyboard.press('Escape');
+  await page.getByRole('combobox', { name: 'Sort' }).selectOption('longest_running');
+  await expect.poll(() => new URL(page.url()).search, POLL).toBe('?platform=tiktok&days=60&sort=longest');
+  expect(await page.getByRole('list', { name: 'Active filters' }).getByRole('button').allTextContents()).toEqual([
+    'Platform: TikTok',
+    'Running at least 60 days',
+    'Clear all',
+  ]);
+  await expectTikTokLongRunsByLength(page, library.tiktokLongRuns);
+  if (shots) {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${shots}/toolbar-1440.png` });
+  }
+  expect(await seriousAxeViolations(page)).toEqual([]);
+
+  await page.reload();
+  await page.locator(CARDS).first().waitFor();
+  expect(await page.getByRole('combobox', { name: 'Sort' }).inputValue()).toBe('longest_running');
+  expect(await page.getByRole('combobox', { name: 'Running at least' }).inputValue()).toBe('60');
+  await expectTikTokLongRunsByLength(page, library.tiktokLongRuns);
+});
+
+journey('a subscriber sets the same filters in the phone sheet at 390 px', async ({ page, stack, library }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, stack, SUBSCRIBER);
+  await page.goto('/library');
+  await page.locator(CARDS).first().waitFor();
+
+  await page.getByRole('button', { name: 'Filters', exact: true }).click();
+  const sheet = page.getByRole('dialog', { name: 'Filters' });
+  await sheet.getByRole('combobox', { name: 'Sort' }).selectOption('longest_running');
+  await sheet.getByRole('combobox', { name: 'Running at least' }).selectOption('60');
+  await sheet.getByRole('button', { name: 'TikTok' }).click();
+  await expect.poll(() => new URL(page.url()).search, POLL).toBe('?platform=tiktok&days=60&sort=longest');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  if (shots) await page.screenshot({ path: `${shots}/sheet-390.png` });
+  await sheet.getByRole('button', { name: 'Show ads' }).click();
+  await sheet.waitFor({ state: 'detached' });
+  expect(await page.getByRole('button', { name: 'Filters, 2 active' }).isVisible()).toBe(true);
+  if (shots) await page.screenshot({ path: `${shots}/toolbar-390.png` });
+  await expectTikTokLongRunsByLength(page, library.tiktokLongRuns);
+});
+
+for (const width of [1440, 390]) {
+  journey(`a subscriber finds an ad by a word only its image shows and sees it marked, at ${width} px`, async ({ page, stack, library }) => {
+    const { id, word } = library.imageAd;
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await signIn(page, stack, SUBSCRIBER);
+    await page.goto('/library');
+    await page.locator(CARDS).first().waitFor();
+
+    // A part of the word, in lower case: the search takes the start of a word.
+    const typed = word.slice(0, -2).toLowerCase();
+    await page.getByRole('searchbox').fill(typed);
+    await expect.poll(() => new URL(page.url()).searchParams.get('q'), POLL).toBe(typed);
+    await waitForItemCount(page, 1);
+    await page.locator(`${CARDS}[data-ad-id="${id}"] a`).first().click();
+
+    const imageText = page.locator('[data-testid="ad-detail"] [data-testid="ad-image-text"]');
+    await imageText.waitFor({ state: 'visible' });
+    const marks = await imageText.locator('mark').allTextContents();
+    expect(marks.length).toBeGreaterThan(0);
+    for (const mark of marks) expect(mark.toLowerCase()).toBe(typed);
+    // Nothing else of the ad says the word: no mark outside the image text.
+    expect(await page.locator('[data-testid="ad-detail"] section[aria-label="Ad facts"] mark').count()).toBe(marks.length);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    if (shots) {
+      await imageText.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/detail-highlight-${width}.png` });
+    }
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+}

@@ -1,0 +1,120 @@
+import * as z from 'zod/mini';
+import { AD_FORMATS, AD_OFFERS, AD_PLATFORMS, type AdFormat, type AdOffer, type AdPlatform } from '../../../lib/ad-facts.ts';
+import type { LibrarySort } from '../api/list-library-ads.ts';
+
+/** The "running at least" choices, in days. */
+export const MIN_RUNNING_DAYS_CHOICES = [7, 30, 60, 90, 180, 365] as const;
+export type MinRunningDays = (typeof MIN_RUNNING_DAYS_CHOICES)[number];
+
+/** The URL's query parameters for the facts filters and the order. */
+export const FACT_PARAMS = {
+  platform: 'platform',
+  format: 'format',
+  offer: 'offer',
+  hook: 'hook',
+  days: 'days',
+  running: 'running',
+  sort: 'sort',
+} as const;
+
+/** The order as the URL writes it: short words; the default order is left out. */
+const SORT_IN_URL = { newest: 'newest', longest_running: 'longest', recently_seen: 'recent' } as const satisfies Partial<Record<LibrarySort, string>>;
+
+const platformSchema = z.enum(AD_PLATFORMS);
+const formatSchema = z.enum(AD_FORMATS);
+const offerSchema = z.enum(AD_OFFERS);
+const daysSchema = z.enum(MIN_RUNNING_DAYS_CHOICES.map(String) as [string, ...string[]]);
+const sortSchema = z.enum(['newest', 'longest', 'recent'] as const);
+
+/** The facts filters and the order as the URL gives them, every value checked; the hook is still a name or id. */
+export interface FactFilterValues {
+  platforms: AdPlatform[];
+  format: AdFormat | null;
+  offer: AdOffer | null;
+  /** A hook's name or id as written in the URL, resolved against the curated list elsewhere. */
+  hook: string | null;
+  minRunningDays: MinRunningDays | null;
+  stillRunning: boolean;
+  /** The order asked for, or null for the default (relevance while searching, newest otherwise). */
+  sort: Exclude<LibrarySort, 'relevance'> | null;
+}
+
+export const NO_FACT_FILTERS: FactFilterValues = {
+  platforms: [],
+  format: null,
+  offer: null,
+  hook: null,
+  minRunningDays: null,
+  stillRunning: false,
+  sort: null,
+};
+
+function parsed<T>(schema: z.ZodMiniType<T>, value: string | null): T | null {
+  if (value === null) return null;
+  const result = schema.safeParse(value.trim().toLowerCase());
+  return result.success ? result.data : null;
+}
+
+/**
+ * The facts filters read from the URL. `platform` repeats, one platform each
+ * (`?platform=tiktok&platform=meta`); a value that is not one of ours is left
+ * out, never sent to the server.
+ */
+export function parseFactFilters(params: URLSearchParams): FactFilterValues {
+  const platforms = params
+    .getAll(FACT_PARAMS.platform)
+    .map((value) => parsed(platformSchema, value))
+    .filter((value): value is AdPlatform => value !== null);
+  const hook = params.get(FACT_PARAMS.hook)?.trim() ?? '';
+  const days = parsed(daysSchema, params.get(FACT_PARAMS.days));
+  const sort = parsed(sortSchema, params.get(FACT_PARAMS.sort));
+  return {
+    // In the catalogue's order, each once: the same choice is the same query.
+    platforms: AD_PLATFORMS.filter((platform) => platforms.includes(platform)),
+    format: parsed(formatSchema, params.get(FACT_PARAMS.format)),
+    offer: parsed(offerSchema, params.get(FACT_PARAMS.offer)),
+    hook: hook === '' || hook.toLowerCase() === 'all' ? null : hook.slice(0, 200),
+    minRunningDays: days === null ? null : (Number(days) as MinRunningDays),
+    stillRunning: params.get(FACT_PARAMS.running) === '1',
+    sort: sort === 'longest' ? 'longest_running' : sort === 'recent' ? 'recently_seen' : sort,
+  };
+}
+
+/**
+ * Writes the facts filters into the URL's parameters, replacing the ones
+ * there. The hook goes by name, as the brand and category do. Newest without a
+ * search is the default and is left out; with a search the default is
+ * relevance, so a chosen newest is written.
+ */
+export function writeFactFilters(params: URLSearchParams, values: FactFilterValues, hookName: string | null, searching: boolean): void {
+  for (const param of Object.values(FACT_PARAMS)) params.delete(param);
+  for (const platform of AD_PLATFORMS.filter((candidate) => values.platforms.includes(candidate))) params.append(FACT_PARAMS.platform, platform);
+  if (values.format) params.set(FACT_PARAMS.format, values.format);
+  if (values.offer) params.set(FACT_PARAMS.offer, values.offer);
+  if (hookName) params.set(FACT_PARAMS.hook, hookName);
+  if (values.minRunningDays !== null) params.set(FACT_PARAMS.days, String(values.minRunningDays));
+  if (values.stillRunning) params.set(FACT_PARAMS.running, '1');
+  if (values.sort && !(values.sort === 'newest' && !searching)) params.set(FACT_PARAMS.sort, SORT_IN_URL[values.sort]);
+}
+
+/** The order the server is asked for: the one chosen, else relevance while searching and newest otherwise. */
+export function effectiveSort(sort: FactFilterValues['sort'], search: string): LibrarySort {
+  return sort ?? (search.trim() !== '' ? 'relevance' : 'newest');
+}
+
+/**
+ * True when a parameter of the URL says something the parse above threw away,
+ * so the URL can be cleaned to say what the grid shows.
+ */
+export function hasIgnoredFactValues(params: URLSearchParams, values: FactFilterValues): boolean {
+  const platforms = params.getAll(FACT_PARAMS.platform);
+  if (platforms.length !== values.platforms.length) return true;
+  const one = (param: string, kept: unknown) => params.has(param) && kept === null;
+  return (
+    one(FACT_PARAMS.format, values.format) ||
+    one(FACT_PARAMS.offer, values.offer) ||
+    one(FACT_PARAMS.days, values.minRunningDays) ||
+    one(FACT_PARAMS.sort, values.sort) ||
+    (params.has(FACT_PARAMS.running) && !values.stillRunning)
+  );
+}

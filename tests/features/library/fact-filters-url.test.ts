@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import {
+  effectiveSort,
+  hasIgnoredFactValues,
+  NO_FACT_FILTERS,
+  parseFactFilters,
+  writeFactFilters,
+  type FactFilterValues,
+} from '../../../src/features/library/lib/fact-filters.ts';
+
+const parse = (query: string) => parseFactFilters(new URLSearchParams(query));
+
+function write(values: FactFilterValues, hookName: string | null = values.hook, searching = false, base = '') {
+  const params = new URLSearchParams(base);
+  writeFactFilters(params, values, hookName, searching);
+  return params.toString();
+}
+
+describe('the facts filters in the URL', () => {
+  it('reads every filter and the order', () => {
+    expect(parse('platform=tiktok&platform=meta&format=video&offer=free_shipping&hook=Social%20proof&days=60&running=1&sort=longest')).toEqual({
+      platforms: ['meta', 'tiktok'],
+      format: 'video',
+      offer: 'free_shipping',
+      hook: 'Social proof',
+      minRunningDays: 60,
+      stillRunning: true,
+      sort: 'longest_running',
+    });
+    expect(parse('sort=recent').sort).toBe('recently_seen');
+    expect(parse('sort=newest').sort).toBe('newest');
+    expect(parse('')).toEqual(NO_FACT_FILTERS);
+  });
+
+  it('survives a write and a read unchanged, the platforms in one order and each once', () => {
+    const values: FactFilterValues = {
+      platforms: ['youtube', 'instagram'],
+      format: 'carousel',
+      offer: 'none',
+      hook: 'Before and after',
+      minRunningDays: 365,
+      stillRunning: true,
+      sort: 'recently_seen',
+    };
+    const query = write(values);
+    expect(query).toBe('platform=instagram&platform=youtube&format=carousel&offer=none&hook=Before+and+after&days=365&running=1&sort=recent');
+    expect(parse(query)).toEqual({ ...values, platforms: ['instagram', 'youtube'] });
+    expect(parse('platform=meta&platform=META&platform=meta').platforms).toEqual(['meta']);
+  });
+
+  it('keeps the other parameters and leaves out what is off', () => {
+    expect(write(NO_FACT_FILTERS, null, false, 'brand=Lumora&q=glow&format=video&running=1')).toBe('brand=Lumora&q=glow');
+  });
+
+  it('leaves the default order out: newest without a search, relevance with one', () => {
+    expect(write({ ...NO_FACT_FILTERS, sort: 'newest' }, null, false)).toBe('');
+    expect(write({ ...NO_FACT_FILTERS, sort: 'newest' }, null, true)).toBe('sort=newest');
+    expect(write({ ...NO_FACT_FILTERS, sort: null }, null, true)).toBe('');
+    expect(effectiveSort(null, '')).toBe('newest');
+    expect(effectiveSort(null, '  ')).toBe('newest');
+    expect(effectiveSort(null, 'glow')).toBe('relevance');
+    expect(effectiveSort('newest', 'glow')).toBe('newest');
+    expect(effectiveSort('longest_running', '')).toBe('longest_running');
+  });
+
+  it('ignores values that are not ours, and says so', () => {
+    const query = 'platform=myspace&platform=tiktok&format=gif&offer=free&days=61&running=yes&sort=relevance&hook=';
+    const values = parse(query);
+    expect(values).toEqual({ ...NO_FACT_FILTERS, platforms: ['tiktok'] });
+    expect(hasIgnoredFactValues(new URLSearchParams(query), values)).toBe(true);
+    for (const bad of ['days=0', 'days=-7', 'days=7.5', 'days=3651', 'days=1e2', 'sort=oldest', 'running=0', 'format=', 'offer=DISCOUNTS']) {
+      const params = new URLSearchParams(bad);
+      expect(hasIgnoredFactValues(params, parseFactFilters(params)), bad).toBe(true);
+    }
+    const good = new URLSearchParams('platform=tiktok&days=60&running=1&sort=longest&format=VIDEO');
+    expect(hasIgnoredFactValues(good, parseFactFilters(good))).toBe(false);
+    expect(parseFactFilters(good).format).toBe('video');
+  });
+
+  it("treats a missing or 'all' hook as no hook and bounds a long one", () => {
+    expect(parse('hook=all').hook).toBeNull();
+    expect(parse('hook=%20%20').hook).toBeNull();
+    expect(parse(`hook=${'x'.repeat(1000)}`).hook).toHaveLength(200);
+  });
+});

@@ -1,0 +1,179 @@
+// @vitest-environment jsdom
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HOOKS } from '../support/ad-fixtures.ts';
+import { fakeSupabase } from '../support/fake-supabase.ts';
+import { renderApp, setUpAppTests } from '../support/render-app.tsx';
+
+vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
+vi.mock('../../../src/features/boards/components/sidebar-collections.tsx', () => ({ SidebarCollections: () => null }));
+
+const listCalls = () => fakeSupabase.callsOf('list_ads');
+const lastListCall = () => listCalls().at(-1)!;
+const [beforeAfter, socialProof] = HOOKS as [(typeof HOOKS)[0], (typeof HOOKS)[0]];
+
+const NO_FACTS = {
+  p_platforms: null,
+  p_format: null,
+  p_offer: null,
+  p_hook_id: null,
+  p_min_running_days: null,
+  p_still_running: null,
+  p_sort: 'newest',
+};
+
+const chipNames = () =>
+  within(screen.getByRole('list', { name: 'Active filters' }))
+    .getAllByRole('button')
+    .map((chip) => chip.getAttribute('aria-label') ?? chip.textContent);
+
+describe('the library’s facts filters and order', () => {
+  setUpAppTests();
+
+  it('asks for every ad, newest first, when the URL names no facts', async () => {
+    renderApp('/library');
+    await waitFor(() => expect(listCalls()).toHaveLength(1));
+    expect(lastListCall()).toMatchObject(NO_FACTS);
+  });
+
+  it('reads every facts filter from the URL, the hook by name, and sends them with the order', async () => {
+    renderApp('/library?platform=tiktok&platform=meta&format=video&offer=discount&hook=social%20PROOF&days=60&running=1&sort=longest&brand=Lumora');
+    await waitFor(() => expect(listCalls()).toHaveLength(1));
+    expect(lastListCall()).toMatchObject({
+      p_platforms: ['meta', 'tiktok'],
+      p_format: 'video',
+      p_offer: 'discount',
+      p_hook_id: socialProof.id,
+      p_min_running_days: 60,
+      p_still_running: true,
+      p_sort: 'longest_running',
+      p_cursor: null,
+    });
+    expect(chipNames()).toEqual([
+      'Remove Brand: Lumora',
+      'Remove Platform: Meta',
+      'Remove Platform: TikTok',
+      'Remove Format: Video',
+      'Remove Offer: Discount',
+      'Remove Hook: Social proof',
+      'Remove Running at least 60 days',
+      'Remove Still running',
+      'Clear all',
+    ]);
+    expect((screen.getByRole('combobox', { name: 'Sort' }) as HTMLSelectElement).value).toBe('longest_running');
+    expect((screen.getByRole('combobox', { name: 'Hook' }) as HTMLSelectElement).value).toBe(socialProof.id);
+    expect(screen.getByRole('button', { name: 'Still running' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('ignores values that are not ours: never sent, and dropped from the URL', async () => {
+    const app = renderApp('/library?platform=myspace&platform=tiktok&format=gif&offer=free&days=61&running=yes&sort=oldest&hook=No%20such%20hook&brand=Lumora');
+    await waitFor(() => expect(app.currentUrl()).toBe('/library?brand=Lumora&platform=tiktok'));
+    await waitFor(() => expect(listCalls().length).toBeGreaterThan(0));
+    for (const call of listCalls()) expect(call).toMatchObject({ ...NO_FACTS, p_platforms: ['tiktok'] });
+  });
+
+  it('writes each control to the URL and reloads the list from the start', async () => {
+    const app = renderApp('/library');
+    await waitFor(() => expect(listCalls()).toHaveLength(1));
+
+    fireEvent.change(screen.getByRole('combobox', { name: 'Format' }), { target: { value: 'carousel' } });
+    await waitFor(() => expect(app.currentUrl()).toBe('/library?format=carousel'));
+    fireEvent.change(screen.getByRole('combobox', { name: 'Offer' }), { target: { value: 'free_shipping' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Hook' }), { target: { value: beforeAfter.id } });
+    const days = screen.getByRole('combobox', { name: 'Running at least' }) as HTMLSelectElement;
+    expect([...days.options].map((option) => option.text)).toEqual(['Any run length', '7+ days', '30+ days', '60+ days', '90+ days', '180+ days', '365+ days']);
+    fireEvent.change(days, { target: { value: '90' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Still running' }));
+
+    fireEvent.click(screen.getByRole('button', { name: /^Platform/ }));
+    fireEvent.click(await screen.findByRole('menuitemcheckbox', { name: 'YouTube' }));
+    await waitFor(() => expect(app.currentUrl()).toContain('platform=youtube'));
+    fireEvent.click(screen.getByRole('menuitemcheckbox', { name: 'Instagram' }));
+
+    await waitFor(() =>
+      expect(app.currentUrl()).toBe(
+        '/library?platform=instagram&platform=youtube&format=carousel&offer=free_shipping&hook=Before+and+after&days=90&running=1',
+      ),
+    );
+    await waitFor(() =>
+      expect(lastListCall()).toMatchObject({
+        p_platforms: ['instagram', 'youtube'],
+        p_format: 'carousel',
+        p_offer: 'free_shipping',
+        p_hook_id: beforeAfter.id,
+        p_min_running_days: 90,
+        p_still_running: true,
+        p_cursor: null,
+      }),
+    );
+  });
+
+  it('sorts by the chosen order, the default left out of the URL', async () => {
+    const app = renderApp('/library');
+    await waitFor(() => expect(listCalls()).toHaveLength(1));
+    const sort = screen.getByRole('combobox', { name: 'Sort' }) as HTMLSelectElement;
+    expect([...sort.options].map((option) => option.text)).toEqual(['Sort: Newest', 'Sort: Longest running', 'Sort: Recently seen']);
+    fireEvent.change(sort, { target: { value: 'recently_seen' } });
+    await waitFor(() => expect(app.currentUrl()).toBe('/library?sort=recent'));
+    await waitFor(() => expect(lastListCall().p_sort).toBe('recently_seen'));
+    fireEvent.change(sort, { target: { value: 'newest' } });
+    await waitFor(() => expect(app.currentUrl()).toBe('/library'));
+    // The first answer is still cached: nothing more is asked.
+    expect(listCalls().map((call) => call.p_sort)).toEqual(['newest', 'recently_seen']);
+  });
+
+  it('orders by relevance while a search is typed, and offers newest instead', async () => {
+    const app = renderApp('/library?q=glow');
+    await waitFor(() => expect(listCalls()).toHaveLength(1));
+    expect(lastListCall()).toMatchObject({ p_search: 'glow', p_sort: 'relevance' });
+    const sort = screen.getByRole('combobox', { name: 'Sort' }) as HTMLSelectElement;
+    expect(sort.value).toBe('relevance');
+    expect([...sort.options].map((option) => option.value)).toEqual(['newest', 'longest_running', 'recently_seen', 'relevance']);
+    fireEvent.change(sort, { target: { value: 'newest' } });
+    await waitFor(() => expect(app.currentUrl()).toBe('/library?q=glow&sort=newest'));
+    await waitFor(() => expect(lastListCall()).toMatchObject({ p_search: 'glow', p_sort: 'newest' }));
+    fireEvent.change(sort, { target: { value: 'relevance' } });
+    await waitFor(() => expect(app.currentUrl()).toBe('/library?q=glow'));
+    expect(sort.value).toBe('relevance');
+    expect(listCalls().map((call) => call.p_sort)).toEqual(['relevance', 'newest']);
+  });
+
+  it('removes one filter per chip, and Clear all takes every filter off but keeps the search and the order', async () => {
+    const app = renderApp('/library?q=glow&platform=tiktok&platform=meta&days=60&running=1&sort=longest');
+    await waitFor(() => expect(listCalls()).toHaveLength(1));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Platform: TikTok' }));
+    await waitFor(() => expect(app.currentUrl()).toBe('/library?q=glow&platform=meta&days=60&running=1&sort=longest'));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Running at least 60 days' }));
+    await waitFor(() => expect(app.currentUrl()).toBe('/library?q=glow&platform=meta&running=1&sort=longest'));
+    await waitFor(() => expect(lastListCall()).toMatchObject({ p_platforms: ['meta'], p_min_running_days: null, p_still_running: true }));
+    fireEvent.click(screen.getByRole('button', { name: 'Clear all' }));
+    await waitFor(() => expect(app.currentUrl()).toBe('/library?q=glow&sort=longest'));
+    await waitFor(() => expect(lastListCall()).toMatchObject({ ...NO_FACTS, p_search: 'glow', p_sort: 'longest_running' }));
+    expect(screen.queryByRole('list', { name: 'Active filters' })).toBeNull();
+  });
+
+  describe('under 768 px', () => {
+    afterEach(() => vi.unstubAllGlobals());
+
+    it('puts the order and every facts filter in the sheet, counted on the Filters button', async () => {
+      vi.stubGlobal(
+        'matchMedia',
+        vi.fn((query: string) => ({ matches: query.includes('max-width: 767px'), media: query, addEventListener() {}, removeEventListener() {} })),
+      );
+      const app = renderApp('/library?platform=tiktok&days=60');
+      await waitFor(() => expect(listCalls()).toHaveLength(1));
+      expect(screen.queryByRole('combobox', { name: 'Sort' })).toBeNull();
+      const button = screen.getByRole('button', { name: 'Filters, 2 active' });
+      await act(async () => fireEvent.click(button));
+      const sheet = await screen.findByRole('dialog', { name: 'Filters' });
+      for (const name of ['Sort', 'Format', 'Offer', 'Hook', 'Running at least']) expect(within(sheet).getByRole('combobox', { name })).toBeTruthy();
+      expect(within(sheet).getByRole('button', { name: 'TikTok', pressed: true })).toBeTruthy();
+      fireEvent.change(within(sheet).getByRole('combobox', { name: 'Sort' }), { target: { value: 'longest_running' } });
+      fireEvent.click(within(sheet).getByRole('button', { name: 'Still running', pressed: false }));
+      await waitFor(() => expect(app.currentUrl()).toBe('/library?platform=tiktok&days=60&running=1&sort=longest'));
+      await waitFor(() => expect(lastListCall()).toMatchObject({ p_platforms: ['tiktok'], p_min_running_days: 60, p_still_running: true, p_sort: 'longest_running' }));
+      // The page behind the open sheet is hidden from assistive technology: the count is read from the button itself.
+    expect(button.getAttribute('aria-label')).toBe('Filters, 3 active');
+    });
+  });
+});
