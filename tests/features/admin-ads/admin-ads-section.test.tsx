@@ -19,6 +19,10 @@ const TYPES = [
   { id: 'y1', name: 'Static' },
   { id: 'y2', name: 'UGC' },
 ];
+const HOOKS = [
+  { id: 'h1', name: 'Before and after' },
+  { id: 'h2', name: 'Social proof' },
+];
 const TAGS = [
   { id: 't1', name: 'Bestseller' },
   { id: 't2', name: 'Black Friday' },
@@ -73,6 +77,30 @@ function serveAds(total: number) {
     }),
     error: null,
   }));
+  fakeSupabase.onRpc('admin_ad_facts', (args) => ({ data: (args.p_ids as string[]).map((id) => factsRow(id)), error: null }));
+}
+
+/** The stored facts of an ad: the first has them all, the others none. */
+function factsRow(id: string) {
+  const full = id === 'a1';
+  return {
+    id,
+    platforms: full ? ['meta', 'tiktok'] : null,
+    placement: null,
+    format: full ? 'video' : null,
+    first_seen: full ? '2026-10-01' : null,
+    last_seen: full ? '2026-10-10' : null,
+    still_running: false,
+    landing_url: null,
+    primary_text: null,
+    headline: full ? 'Glow serum' : null,
+    call_to_action: null,
+    offer: full ? 'discount' : null,
+    hook_id: full ? 'h1' : null,
+    hook_name: full ? 'Before and after' : null,
+    language: null,
+    country: null,
+  };
 }
 
 function renderSection() {
@@ -102,6 +130,7 @@ describe('ad management table', () => {
     fakeSupabase.onTable('categories', () => ({ data: CATEGORIES, error: null }));
     fakeSupabase.onTable('types', () => ({ data: TYPES, error: null }));
     fakeSupabase.onTable('tags', () => ({ data: TAGS, error: null }));
+    fakeSupabase.onTable('hooks', () => ({ data: HOOKS, error: null }));
     serveAds(3);
     fakeSupabase.onRpc('admin_update_ads', (args) => ({ data: (args.p_ids as string[]).map((id) => ({ id, ok: true, error: null })), error: null }));
     fakeSupabase.onRpc('admin_delete_ads', (args) => ({ data: (args.p_ids as string[]).map((id) => ({ id, ok: true, error: null })), error: null }));
@@ -338,7 +367,7 @@ describe('ad management table', () => {
   it('shows the columns of the spec', async () => {
     await renderNearViewport();
     await waitFor(() => expect(rows()).toHaveLength(3));
-    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['', 'Preview', 'Brand', 'Category', 'Type', 'Tags', 'Created', 'Actions']);
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['', 'Preview', 'Brand', 'Category', 'Type', 'Tags', 'Platforms', 'Format', 'Offer', 'Hook', 'Running', 'Created', 'Actions']);
     expect(within(rows()[0]!).getByText('Bestseller')).toBeTruthy();
   });
 
