@@ -8,6 +8,7 @@ import type { AdminAdsQuery } from '../api/get-admin-ads.ts';
 import { getAdminAdFacts } from '../api/get-admin-ad-facts.ts';
 import type { CatalogOption } from '../api/get-catalog-options.ts';
 import { FACTS_CSV_MAX_BYTES, factsCsvFileName, idsOfFile, previewImport, readFactsFile, type FileProblem, type ImportPreview } from '../lib/facts-csv.ts';
+import { readFileText } from '../lib/read-file-text.ts';
 import { ImportPreviewDialog } from './import-preview.tsx';
 
 const C = TEXTS.adminFacts.csv;
@@ -70,7 +71,7 @@ export function FactsCsvTools({ query, hooks }: FactsCsvToolsProps) {
     }
     setReading(true);
     try {
-      const text = await file.text().catch(() => null);
+      const text = await readFileText(file).catch(() => null);
       if (text === null) {
         toast.error(C.readFailed, { description: C.fileProblems.unreadable });
         return;
