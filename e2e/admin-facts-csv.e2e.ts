@@ -80,6 +80,9 @@ journey('the admin exports the facts, changes three ads in the file, previews an
   expect(records[0]![column('primary_text')]).toBe('Line one,\nline two');
 
   const [first, second, third] = records;
+  // The export's toast shown and gone, the preview is checked on its own.
+  await page.locator('[data-sonner-toast]', { hasText: `${records.length} ad(s) exported.` }).first().waitFor({ state: 'visible' });
+  await expect.poll(() => page.locator('[data-sonner-toast]').count(), POLL).toBe(0);
   const edited = records.map((record) => [...record]);
   edited[0]![column('offer')] = 'bundle';
   edited[1]![column('platforms')] = 'tiktok|youtube';
