@@ -19,6 +19,12 @@ const TYPES = [
   { id: 'y1', name: 'Static' },
   { id: 'y2', name: 'UGC' },
 ];
+const HOOK_1 = 'aaaaaaaa-0000-4000-8000-000000000001';
+const HOOK_2 = 'aaaaaaaa-0000-4000-8000-000000000002';
+const HOOKS = [
+  { id: HOOK_1, name: 'Before and after' },
+  { id: HOOK_2, name: 'Social proof' },
+];
 const TAGS = [
   { id: 't1', name: 'Bestseller' },
   { id: 't2', name: 'Black Friday' },
@@ -73,6 +79,30 @@ function serveAds(total: number) {
     }),
     error: null,
   }));
+  fakeSupabase.onRpc('admin_ad_facts', (args) => ({ data: (args.p_ids as string[]).map((id) => factsRow(id)), error: null }));
+}
+
+/** The stored facts of an ad: the first has them all, the others none. */
+function factsRow(id: string) {
+  const full = id === 'a1';
+  return {
+    id,
+    platforms: full ? ['meta', 'tiktok'] : null,
+    placement: null,
+    format: full ? 'video' : null,
+    first_seen: full ? '2026-10-01' : null,
+    last_seen: full ? '2026-10-10' : null,
+    still_running: false,
+    landing_url: null,
+    primary_text: null,
+    headline: full ? 'Glow serum' : null,
+    call_to_action: null,
+    offer: full ? 'discount' : null,
+    hook_id: full ? HOOK_1 : null,
+    hook_name: full ? 'Before and after' : null,
+    language: null,
+    country: null,
+  };
 }
 
 function renderSection() {
@@ -102,6 +132,7 @@ describe('ad management table', () => {
     fakeSupabase.onTable('categories', () => ({ data: CATEGORIES, error: null }));
     fakeSupabase.onTable('types', () => ({ data: TYPES, error: null }));
     fakeSupabase.onTable('tags', () => ({ data: TAGS, error: null }));
+    fakeSupabase.onTable('hooks', () => ({ data: HOOKS, error: null }));
     serveAds(3);
     fakeSupabase.onRpc('admin_update_ads', (args) => ({ data: (args.p_ids as string[]).map((id) => ({ id, ok: true, error: null })), error: null }));
     fakeSupabase.onRpc('admin_delete_ads', (args) => ({ data: (args.p_ids as string[]).map((id) => ({ id, ok: true, error: null })), error: null }));
@@ -338,7 +369,7 @@ describe('ad management table', () => {
   it('shows the columns of the spec', async () => {
     await renderNearViewport();
     await waitFor(() => expect(rows()).toHaveLength(3));
-    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['', 'Preview', 'Brand', 'Category', 'Type', 'Tags', 'Created', 'Actions']);
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['', 'Preview', 'Brand', 'Category', 'Type', 'Tags', 'Platforms', 'Format', 'Offer', 'Hook', 'Running', 'Created', 'Actions']);
     expect(within(rows()[0]!).getByText('Bestseller')).toBeTruthy();
   });
 
@@ -348,5 +379,133 @@ describe('ad management table', () => {
     expect(rows().map((row) => within(row).queryByText('Free sample') !== null)).toEqual([true, false, false]);
     expect(fakeSupabase.callsOf('admin_ad_images').at(-1)).toEqual({ p_ids: ['a1', 'a2', 'a3'] });
     expect(rows()[1]!.querySelector('img')!.getAttribute('src')).toBe('http://localhost:3000/storage/v1/object/sign/ad-images/f2/480.webp?token=t2');
+  });
+  it('shows the main facts of each row', async () => {
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const cells = within(rows()[0]!).getAllByRole('cell').map((cell) => cell.textContent);
+    expect(cells.slice(6, 11)).toEqual(['Meta, TikTok', 'Video', 'Discount', 'Before and after', '10 d']);
+    expect(within(rows()[1]!).getAllByRole('cell').slice(6, 11).map((cell) => cell.textContent)).toEqual(['—', '—', '—', '—', '—']);
+  });
+
+  it("edits an ad's facts under its row: only the changed facts are sent, Escape cancels, a broken rule is named", async () => {
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const buttons = screen.getAllByRole('button', { name: 'Edit the facts of Lumora ad' });
+    fireEvent.click(buttons[0]!);
+    let editor = await screen.findByRole('form', { name: 'Facts of Lumora ad' });
+    await waitFor(() => expect(document.activeElement?.getAttribute('type')).toBe('checkbox'));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Facts of Lumora ad' })).toBeNull());
+    expect(fakeSupabase.callsOf('admin_update_ads')).toEqual([]);
+
+    fireEvent.click(screen.getAllByRole('button', { name: 'Edit the facts of Lumora ad' })[0]!);
+    editor = await screen.findByRole('form', { name: 'Facts of Lumora ad' });
+    fireEvent.change(within(editor).getByLabelText('Last seen'), { target: { value: '2026-09-01' } });
+    fireEvent.click(within(editor).getByRole('button', { name: 'Save' }));
+    expect(await within(editor).findByText('Last seen must not be before first seen.')).toBeTruthy();
+    expect(fakeSupabase.callsOf('admin_update_ads')).toEqual([]);
+
+    fireEvent.change(within(editor).getByLabelText('Last seen'), { target: { value: '2026-10-20' } });
+    fireEvent.change(within(editor).getByLabelText('Offer'), { target: { value: '' } });
+    fireEvent.click(within(editor).getByRole('checkbox', { name: 'Instagram' }));
+    fireEvent.change(within(editor).getByLabelText('Hook'), { target: { value: 'Social proof' } });
+    fireEvent.submit(editor);
+    await screen.findByText('Ad updated');
+    expect(fakeSupabase.callsOf('admin_update_ads')).toEqual([
+      {
+        p_ids: ['a1'], p_brand_id: null, p_category_id: null, p_type_mode: 'no_change', p_type_id: null, p_add_tag_ids: [], p_remove_tag_ids: [],
+        p_facts: { platforms: ['meta', 'tiktok', 'instagram'], last_seen: '2026-10-20', offer: null, hook_id: HOOK_2 },
+      },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Facts of Lumora ad' })).toBeNull());
+  });
+
+  it("names the rule the server refused a fact by", async () => {
+    fakeSupabase.onRpc('admin_update_ads', () => ({
+      data: null,
+      error: { message: 'Seen dates cannot be in the future', code: 'P0001', details: 'invalid_facts', hint: 'ads_seen_not_in_future' },
+    }));
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Edit the facts of Lumora ad' })[0]!);
+    const editor = await screen.findByRole('form', { name: 'Facts of Lumora ad' });
+    fireEvent.change(within(editor).getByLabelText('Headline'), { target: { value: 'New headline' } });
+    fireEvent.click(within(editor).getByRole('button', { name: 'Save' }));
+    await screen.findByText('Update failed');
+    expect(await screen.findByText('Seen dates cannot be in the future.')).toBeTruthy();
+    expect(screen.getByRole('form', { name: 'Facts of Lumora ad' })).toBeTruthy();
+  });
+
+  it('sets facts on the selected ads from the bulk bar, sending only the facts touched', async () => {
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all ads on this page' }));
+    const bar = screen.getByRole('region', { name: '3 selected' });
+    fireEvent.click(within(bar).getByRole('button', { name: 'Set facts' }));
+    const group = within(bar).getByRole('group', { name: 'Facts of the selected ads' });
+    fireEvent.change(within(group).getByRole('combobox', { name: 'Offer' }), { target: { value: 'bundle' } });
+    fireEvent.change(within(group).getByRole('combobox', { name: 'Hook' }), { target: { value: '__clear__' } });
+    fireEvent.change(within(group).getByRole('combobox', { name: 'Platforms' }), { target: { value: '__set__' } });
+    expect((within(bar).getByRole('button', { name: 'Apply to Selected' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(group).getByRole('checkbox', { name: 'YouTube' }));
+    fireEvent.change(within(group).getByRole('combobox', { name: 'Offer' }), { target: { value: '__no_change__' } });
+    fireEvent.change(within(group).getByRole('combobox', { name: 'Format' }), { target: { value: 'carousel' } });
+    fireEvent.click(within(bar).getByRole('button', { name: 'Apply to Selected' }));
+    await screen.findByText('3 ad(s) updated.');
+    expect(fakeSupabase.callsOf('admin_update_ads')).toEqual([
+      {
+        p_ids: ['a1', 'a2', 'a3'], p_brand_id: null, p_category_id: null, p_type_mode: 'no_change', p_type_id: null, p_add_tag_ids: [], p_remove_tag_ids: [],
+        p_facts: { hook_id: null, platforms: ['youtube'], format: 'carousel' },
+      },
+    ]);
+  });
+
+  it('previews an imported file: the changes per ad, the rows that change nothing counted, and applies them in one call', async () => {
+    const ID = '11111111-1111-4111-8111-111111111111';
+    const SAME = '22222222-2222-4222-8222-222222222222';
+    fakeSupabase.onRpc('admin_ad_facts', (args) => ({ data: (args.p_ids as string[]).map((id) => ({ ...factsRow('a1'), id })), error: null }));
+    fakeSupabase.onRpc('admin_import_ad_facts', () => ({ data: { updated: 1, errors: [] }, error: null }));
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const csv = '\uFEFFid,brand,offer,platforms\r\n' + `${ID},Lumora,bundle,meta|tiktok\r\n${SAME},Lumora,discount,meta|tiktok\r\n`;
+    fireEvent.change(screen.getByTestId('facts-csv-input'), { target: { files: [new File([csv], 'facts.csv', { type: 'text/csv' })] } });
+    const dialog = await screen.findByRole('dialog', { name: 'Import ad facts' });
+    expect(within(dialog).getByText('1 ad(s) will change. 1 row(s) change nothing.')).toBeTruthy();
+    const changes = within(dialog).getByTestId('import-changes');
+    expect(within(changes).getAllByRole('listitem')).toHaveLength(1);
+    expect(changes.textContent).toContain('Offer');
+    expect(changes.textContent).toContain('Discount'.toLowerCase());
+    expect(changes.textContent).toContain('bundle');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Apply changes' }));
+    await screen.findByText('Facts imported');
+    expect(fakeSupabase.callsOf('admin_import_ad_facts')).toEqual([{ p_rows: [{ id: ID, facts: { offer: 'bundle' } }] }]);
+  });
+
+  it('lists every refused row with its number and offers no Apply', async () => {
+    const ID = '11111111-1111-4111-8111-111111111111';
+    fakeSupabase.onRpc('admin_ad_facts', (args) => ({ data: (args.p_ids as string[]).filter((id) => id === ID).map((id) => ({ ...factsRow('a1'), id })), error: null }));
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const csv = 'id,platforms,last_seen\r\n' + `${ID},meta|myspace,2026-09-01\r\n33333333-3333-4333-8333-333333333333,meta,\r\n`;
+    fireEvent.change(screen.getByTestId('facts-csv-input'), { target: { files: [new File([csv], 'facts.csv', { type: 'text/csv' })] } });
+    const dialog = await screen.findByRole('dialog', { name: 'Import ad facts' });
+    expect(within(within(dialog).getByTestId('import-errors')).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'Row 2, Platforms: Platforms must be some of meta, instagram, tiktok, youtube, pinterest, snapchat and google, separated by | and each named once.',
+      'Row 2, Last seen: Last seen must not be before first seen.',
+      'Row 3: No ad has this id. It may have been deleted.',
+    ]);
+    expect(within(dialog).queryByRole('button', { name: 'Apply changes' })).toBeNull();
+    expect(fakeSupabase.callsOf('admin_import_ad_facts')).toEqual([]);
+  });
+
+  it('refuses a file over 2 MB or with an unknown column before any preview', async () => {
+    await renderNearViewport();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    fireEvent.change(screen.getByTestId('facts-csv-input'), { target: { files: [new File(['id,colour\r\nx,red\r\n'], 'facts.csv')] } });
+    expect(await screen.findByText('The file has a column we do not know, "colour". Use the columns of an exported file.')).toBeTruthy();
+    fireEvent.change(screen.getByTestId('facts-csv-input'), { target: { files: [new File(['x'.repeat(2 * 1024 * 1024 + 1)], 'big.csv')] } });
+    expect(await screen.findByText('The file is larger than 2 MB. Split it into smaller files.')).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Import ad facts' })).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { ADMIN_PAGE_SIZE } from '../../../lib/constants.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
+import { getAdminAdFacts, type AdminAdFacts } from './get-admin-ad-facts.ts';
 
 export const ADMIN_SORTS = ['newest', 'oldest', 'brand_asc', 'brand_desc'] as const;
 export type AdminSort = (typeof ADMIN_SORTS)[number];
@@ -51,19 +52,23 @@ const adminAdImagesSchema = z.array(z.object({
   display_960_url: z.string(),
 }));
 
-export type AdminAd = z.infer<typeof adminAdSchema> & z.infer<typeof adminAdImagesSchema>[number];
+export type AdminAd = z.infer<typeof adminAdSchema> &
+  z.infer<typeof adminAdImagesSchema>[number] & {
+    /** The ad's facts (admin_ad_facts). */
+    facts: AdminAdFacts | null;
+  };
 
 export interface AdminAdsPage {
   ads: AdminAd[];
   total: number;
 }
 
-/** One page (50 ads) of the admin table; the server refuses anyone but an admin (42501). */
-export async function getAdminAds(query: AdminAdsQuery): Promise<AdminAdsPage> {
+/** get_ads_admin's arguments for a query; `page` and `limit` choose the rows. */
+export function adminAdsArgs(query: Omit<AdminAdsQuery, 'page'>, offset: number, limit: number) {
   const search = query.search.trim();
-  const { data, error } = await supabase.rpc('get_ads_admin', {
-    p_limit: ADMIN_PAGE_SIZE,
-    p_offset: query.page * ADMIN_PAGE_SIZE,
+  return {
+    p_limit: limit,
+    p_offset: offset,
     p_search: search === '' ? null : search,
     p_brand: query.brandId,
     p_category: query.categoryId,
@@ -72,14 +77,20 @@ export async function getAdminAds(query: AdminAdsQuery): Promise<AdminAdsPage> {
     p_date_from: query.dateFrom,
     p_date_to: query.dateTo,
     p_sort: query.sort,
-  });
+  };
+}
+
+/** One page (50 ads) of the admin table; the server refuses anyone but an admin (42501). */
+export async function getAdminAds(query: AdminAdsQuery): Promise<AdminAdsPage> {
+  const { data, error } = await supabase.rpc('get_ads_admin', adminAdsArgs(query, query.page * ADMIN_PAGE_SIZE, ADMIN_PAGE_SIZE));
   if (error) throw apiErrorFrom(error);
   const rows = z.array(adminAdSchema).parse(data);
-  const images = await getAdminAdImages(rows.map((row) => row.id));
+  const ids = rows.map((row) => row.id);
+  const [images, facts] = await Promise.all([getAdminAdImages(ids), getAdminAdFacts(ids)]);
   const ads = rows.flatMap((row) => {
     const image = images.get(row.id);
-    // An ad deleted between the two calls is left out.
-    return image ? [{ ...row, ...image }] : [];
+    // An ad deleted between the calls is left out.
+    return image ? [{ ...row, ...image, facts: facts.get(row.id) ?? null }] : [];
   });
   return { ads, total: rows[0]?.total_count ?? 0 };
 }

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
-export type OptionKind = 'brands' | 'categories' | 'types' | 'tags';
+export type OptionKind = 'brands' | 'categories' | 'types' | 'tags' | 'hooks';
 
 const optionSchema = z.object({ id: z.string().check(z.minLength(1)), name: z.string() });
 export type CatalogOption = z.infer<typeof optionSchema>;

@@ -27,6 +27,12 @@ export function changesSomething(change: Omit<AdsChange, 'ids'>): boolean {
   return change.brandId !== null || change.categoryId !== null || change.type.mode !== 'no_change' || change.addTagIds.length > 0 || change.removeTagIds.length > 0 || Object.keys(change.facts ?? {}).length > 0;
 }
 
+/** A refused fact is named by the rule it broke (the hint carries the check's name), so the admin reads which one. */
+function factsErrorFrom(error: { message: string; details?: string | null; hint?: string | null; code?: string | null }): ApiError {
+  if (error.details === 'invalid_facts' && error.hint && /^ads_[a-z0-9_]+$/.test(error.hint)) return new ApiError(error.message, error.hint);
+  return apiErrorFrom(error);
+}
+
 /** One call for any number of ads; answers a result per ad, in the order given. */
 export async function updateAds(change: AdsChange): Promise<AdResult[]> {
   const facts = change.facts === undefined ? undefined : adFactsChangeSchema.safeParse(change.facts);
@@ -41,7 +47,7 @@ export async function updateAds(change: AdsChange): Promise<AdResult[]> {
     p_remove_tag_ids: change.removeTagIds,
     ...(facts ? { p_facts: facts.data } : {}),
   });
-  if (error) throw apiErrorFrom(error);
+  if (error) throw factsErrorFrom(error);
   const results = adResultsSchema.parse(data);
   if (!results.some((result) => result.ok)) throw new ApiError('None of the ads exists any more.', 'not_found');
   return results;

@@ -14,6 +14,7 @@ import { useNearViewport } from '../hooks/use-near-viewport.ts';
 import { AdsFilters } from './ads-filters.tsx';
 import { AdsTable } from './ads-table.tsx';
 import { BulkBar } from './bulk-bar.tsx';
+import { FactsCsvTools } from './facts-csv-tools.tsx';
 import { FullImageDialog } from './full-image-dialog.tsx';
 import { errorTextOf } from '../../../lib/api-error.ts';
 
@@ -46,6 +47,7 @@ function AdminAdsTable() {
   const categories = useCatalogOptions('categories');
   const types = useCatalogOptions('types');
   const tags = useCatalogOptions('tags');
+  const hooks = useCatalogOptions('hooks');
   const update = useUpdateAds();
   const remove = useDeleteAds();
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -54,7 +56,7 @@ function AdminAdsTable() {
   const [savingId, setSavingId] = useState<string | null>(null);
   const [bulkKey, setBulkKey] = useState(0);
 
-  const metadataFailed = brands.isError || categories.isError || types.isError || tags.isError;
+  const metadataFailed = brands.isError || categories.isError || types.isError || tags.isError || hooks.isError;
   useEffect(() => {
     if (metadataFailed) toast.error(T.toasts.metadataFailed, { id: 'admin-ads-metadata' });
   }, [metadataFailed]);
@@ -75,7 +77,7 @@ function AdminAdsTable() {
   const total = ads.data?.total ?? 0;
   const pages = pageCount(total);
   const page = state.query.page;
-  const options = { brands: brands.data ?? [], categories: categories.data ?? [], types: types.data ?? [], tags: tags.data ?? [] };
+  const options = { brands: brands.data ?? [], categories: categories.data ?? [], types: types.data ?? [], tags: tags.data ?? [], hooks: hooks.data ?? [] };
 
   const toggle = (id: string) =>
     setSelected((current) => {
@@ -124,6 +126,7 @@ function AdminAdsTable() {
   return (
     <div className="space-y-4">
       <AdsFilters state={state} {...options} />
+      <FactsCsvTools query={state.query} hooks={options.hooks} />
       {selected.size > 0 && (
         <BulkBar
           key={bulkKey}

@@ -1,12 +1,17 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { adImageUrl } from '../../../lib/image-urls.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import type { AdminAd } from '../api/get-admin-ads.ts';
 import type { CatalogOption } from '../api/get-catalog-options.ts';
 import type { AdsChange } from '../api/update-ads.ts';
+import { FactCells } from './fact-cells.tsx';
+import { FactsEditor } from './facts-editor.tsx';
 
 const T = TEXTS.adminAds;
+const TF = TEXTS.adminFacts;
+/** Every column: select, preview, brand, category, type, tags, five facts, created, actions. */
+const COLUMN_COUNT = 13;
 
 const cellSelect =
   'h-8 w-full min-w-[8rem] rounded-lg border border-neutral-200 bg-white px-2 text-[13px] text-neutral-900 focus-visible:border-neutral-950 focus-visible:outline-none';
@@ -24,22 +29,33 @@ interface AdsTableProps {
   brands: CatalogOption[];
   categories: CatalogOption[];
   types: CatalogOption[];
+  hooks: CatalogOption[];
   savingId: string | null;
   onSave: (change: AdsChange, done: () => void) => void;
   onDelete: (ad: AdminAd) => void;
   onViewImage: (ad: AdminAd) => void;
 }
 
-/** The page of ads: select, preview, brand, category, type, tags, created and actions; a row is either viewed or edited. */
-export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categories, types, savingId, onSave, onDelete, onViewImage }: AdsTableProps) {
+/**
+ * The page of ads: select, preview, brand, category, type, tags, the main
+ * facts, created and actions; a row is either viewed or edited, and its facts
+ * open in an editor under it.
+ */
+export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categories, types, hooks, savingId, onSave, onDelete, onViewImage }: AdsTableProps) {
   const [editingId, setEditingId] = useState<string | null>(null);
+  const [factsId, setFactsId] = useState<string | null>(null);
+  const closeFacts = (id: string) => {
+    setFactsId(null);
+    // Focus goes back to the button that opened the editor.
+    requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-facts-button="${id}"]`)?.focus());
+  };
   const allSelected = ads.length > 0 && ads.every((ad) => selected.has(ad.id));
   const someSelected = !allSelected && ads.some((ad) => selected.has(ad.id));
   const th = 'px-3 py-2.5 text-left text-xs font-semibold tracking-wide text-neutral-500 uppercase whitespace-nowrap';
 
   return (
     <div className="overflow-x-auto rounded-xl border border-neutral-200">
-      <table className="w-full min-w-[860px] border-collapse text-sm">
+      <table className="w-full min-w-[1180px] border-collapse text-sm">
         <thead className="bg-neutral-50">
           <tr className="border-b border-neutral-200">
             <th scope="col" className={`${th} w-10`}>
@@ -59,15 +75,20 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
             <th scope="col" className={th}>{T.columns.category}</th>
             <th scope="col" className={th}>{T.columns.type}</th>
             <th scope="col" className={th}>{T.columns.tags}</th>
+            <th scope="col" className={th}>{TF.columns.platforms}</th>
+            <th scope="col" className={th}>{TF.columns.format}</th>
+            <th scope="col" className={th}>{TF.columns.offer}</th>
+            <th scope="col" className={th}>{TF.columns.hook}</th>
+            <th scope="col" className={th}>{TF.columns.running}</th>
             <th scope="col" className={th}>{T.columns.created}</th>
             <th scope="col" className={`${th} text-right`}>{T.columns.actions}</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-neutral-200/70">
-          {ads.map((ad) =>
-            editingId === ad.id ? (
+          {ads.map((ad) => (
+            <Fragment key={ad.id}>
+            {editingId === ad.id ? (
               <EditRow
-                key={ad.id}
                 ad={ad}
                 selected={selected.has(ad.id)}
                 onToggle={() => onToggle(ad.id)}
@@ -80,7 +101,7 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
                 onViewImage={() => onViewImage(ad)}
               />
             ) : (
-              <tr key={ad.id} data-testid="admin-ad-row" data-ad-id={ad.id} className={selected.has(ad.id) ? 'bg-neutral-950/[0.03]' : 'hover:bg-neutral-50/70'}>
+              <tr data-testid="admin-ad-row" data-ad-id={ad.id} className={selected.has(ad.id) ? 'bg-neutral-950/[0.03]' : 'hover:bg-neutral-50/70'}>
                 <td className="px-3 py-2">
                   <input
                     type="checkbox"
@@ -97,6 +118,7 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
                 <td className="px-3 py-2">
                   <TagChips names={ad.tag_names} />
                 </td>
+                <FactCells facts={ad.facts} />
                 <td className="px-3 py-2 whitespace-nowrap text-neutral-600 tabular-nums">
                   <time dateTime={ad.created_at}>{formatCreated(ad.created_at)}</time>
                 </td>
@@ -105,14 +127,41 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
                     <Button variant="ghost" size="sm" aria-label={T.editLabel(ad.brand_name)} onClick={() => setEditingId(ad.id)}>
                       {T.edit}
                     </Button>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={TF.factsLabel(ad.brand_name)}
+                      aria-expanded={factsId === ad.id}
+                      data-facts-button={ad.id}
+                      disabled={!ad.facts}
+                      onClick={() => setFactsId(factsId === ad.id ? null : ad.id)}
+                    >
+                      {TF.facts}
+                    </Button>
                     <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50 hover:text-red-800" aria-label={T.deleteLabel(ad.brand_name)} onClick={() => onDelete(ad)}>
                       {T.delete}
                     </Button>
                   </div>
                 </td>
               </tr>
-            ),
-          )}
+            )}
+            {factsId === ad.id && ad.facts && (
+              <tr data-testid="admin-ad-facts-row">
+                <td colSpan={COLUMN_COUNT} className="p-0">
+                  <FactsEditor
+                    adId={ad.id}
+                    brand={ad.brand_name}
+                    facts={ad.facts}
+                    hooks={hooks}
+                    saving={savingId === ad.id}
+                    onCancel={() => closeFacts(ad.id)}
+                    onSave={(change) => onSave(change, () => closeFacts(ad.id))}
+                  />
+                </td>
+              </tr>
+            )}
+            </Fragment>
+          ))}
         </tbody>
       </table>
     </div>
@@ -220,6 +269,7 @@ function EditRow({ ad, selected, onToggle, brands, categories, types, saving, on
       <td className="px-3 py-2">
         <TagChips names={ad.tag_names} />
       </td>
+      <FactCells facts={ad.facts} />
       <td className="px-3 py-2 whitespace-nowrap text-neutral-600 tabular-nums">
         <time dateTime={ad.created_at}>{formatCreated(ad.created_at)}</time>
       </td>

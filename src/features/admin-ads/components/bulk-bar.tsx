@@ -3,9 +3,12 @@ import { Button } from '../../../components/ui/button.tsx';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import type { CatalogOption } from '../api/get-catalog-options.ts';
 import { changesSomething, type AdsChange, type TypeChange } from '../api/update-ads.ts';
+import type { AdFactsChange } from '../../../lib/ad-facts.ts';
+import { BulkFacts, bulkFactsProblem } from './bulk-facts.tsx';
 import { TagPicker } from './tag-picker.tsx';
 
 const T = TEXTS.adminAds;
+const TF = TEXTS.adminFacts;
 const NO_CHANGE = '__no_change__';
 const CLEAR = '__clear__';
 
@@ -18,14 +21,18 @@ interface BulkBarProps {
   categories: CatalogOption[];
   types: CatalogOption[];
   tags: CatalogOption[];
+  hooks: CatalogOption[];
   pending: boolean;
   onApply: (change: Omit<AdsChange, 'ids'>) => void;
   onDelete: () => void;
   onClearSelection: () => void;
 }
 
-/** Changes for every selected ad: brand, category, type ('no change' or 'clear'), tags to add and remove; or delete them. */
-export function BulkBar({ count, brands, categories, types, tags, pending, onApply, onDelete, onClearSelection }: BulkBarProps) {
+/** Changes for every selected ad: brand, category, type ('no change' or 'clear'), tags to add and remove, facts; or delete them. */
+export function BulkBar({ count, brands, categories, types, tags, hooks, pending, onApply, onDelete, onClearSelection }: BulkBarProps) {
+  const [factsOpen, setFactsOpen] = useState(false);
+  const [facts, setFacts] = useState<AdFactsChange>({});
+  const factsProblem = bulkFactsProblem(facts);
   const [brand, setBrand] = useState(NO_CHANGE);
   const [category, setCategory] = useState(NO_CHANGE);
   const [type, setType] = useState(NO_CHANGE);
@@ -40,6 +47,7 @@ export function BulkBar({ count, brands, categories, types, tags, pending, onApp
     type: typeChange,
     addTagIds,
     removeTagIds,
+    ...(Object.keys(facts).length > 0 ? { facts } : {}),
   };
 
   return (
@@ -80,8 +88,12 @@ export function BulkBar({ count, brands, categories, types, tags, pending, onApp
       </select>
       <TagPicker label={T.addTags} tags={tags.filter((tag) => !removeTagIds.includes(tag.id))} selected={addTagIds} onToggle={(id) => setAddTagIds((list) => toggle(list, id))} emptyText={T.none} />
       <TagPicker label={T.removeTags} tags={tags.filter((tag) => !addTagIds.includes(tag.id))} selected={removeTagIds} onToggle={(id) => setRemoveTagIds((list) => toggle(list, id))} emptyText={T.none} />
+      <Button size="sm" variant="outline" aria-expanded={factsOpen} onClick={() => setFactsOpen((open) => !open)}>
+        {factsOpen ? TF.bulk.close : TF.bulk.open}
+        {Object.keys(facts).length > 0 && ` (${Object.keys(facts).length})`}
+      </Button>
       <div className="ml-auto flex flex-wrap items-center gap-2">
-        <Button size="sm" disabled={pending || !changesSomething(change)} onClick={() => onApply(change)}>
+        <Button size="sm" disabled={pending || !changesSomething(change) || factsProblem !== null} onClick={() => onApply(change)}>
           {T.applyToSelected}
         </Button>
         <Button size="sm" variant="danger" disabled={pending} onClick={onDelete}>
@@ -91,6 +103,12 @@ export function BulkBar({ count, brands, categories, types, tags, pending, onApp
           {T.clearSelection}
         </Button>
       </div>
+      {factsOpen && <BulkFacts facts={facts} onChange={setFacts} hooks={hooks} />}
+      {factsProblem && (
+        <p role="alert" className="w-full text-xs text-red-700">
+          {TF.rules[factsProblem]}
+        </p>
+      )}
     </div>
   );
 }
