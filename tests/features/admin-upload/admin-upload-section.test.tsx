@@ -148,6 +148,7 @@ describe('AdminUploadSection', () => {
     expect(services.log).toEqual(
       ['a.jpg', 'b.jpg', 'c.jpg'].flatMap((name) => [
         `variants ${name}`,
+        `text ${name}`,
         `put ad-images ${name}`,
         `put ad-images ${name}`,
         `put ad-images ${name}`,
