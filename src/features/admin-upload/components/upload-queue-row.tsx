@@ -102,7 +102,7 @@ export const UploadQueueRow = memo(function UploadQueueRow({ item, brands, categ
           ))}
         </Select>
       </div>
-      <details className="col-span-2 sm:basis-full" open={item.invalidFacts.length > 0 || undefined}>
+      <details className="col-span-2 sm:order-last sm:basis-full" open={item.invalidFacts.length > 0 || undefined}>
         <summary className="cursor-pointer text-xs font-medium text-neutral-700 select-none">{T.facts.fileSummary}</summary>
         <fieldset className="mt-2" aria-label={T.facts.fileTitle(item.name)}>
           <UploadFactsFields
