@@ -34,7 +34,8 @@ export function createSecurityHeaders(settings: SecuritySettings): SecurityHeade
     const socket = host ? [`${https ? 'wss' : 'ws'}://${host}`] : [];
     return [
       "default-src 'self'",
-      "script-src 'self'",
+      // WebAssembly compiled from our own files: the admin's OCR engine (no eval of script text).
+      "script-src 'self' 'wasm-unsafe-eval'",
       "style-src 'self' 'unsafe-inline'",
       `img-src 'self' data: blob: ${supabaseSources[0] ?? ''}`.trimEnd(),
       "font-src 'self'",

@@ -4,6 +4,7 @@
  * the ad's type: product hero, offer, testimonial, before/after, UGC-style
  * post, carousel card, and the dark Black Friday look.
  */
+import { normaliseImageText } from '../../src/lib/media/image-text.ts';
 import { contrast, darken, greyscale, isDark, lighten, mix, readableOn } from './colour.ts';
 import type { BlackFridayOffer, DemoBrand, DemoOffer, DemoProduct } from './demo-catalog.ts';
 import { drawProduct, PRODUCT_DEFS, productAspect, type ProductStyle } from './product-shapes.ts';
@@ -597,6 +598,28 @@ const LOOKS: Record<CreativeLook, (spec: CreativeSpec, f: Frame, random: SeededR
 
 export function renderCreativeSvg(spec: CreativeSpec, random: SeededRandom): string {
   return LOOKS[spec.look](spec, frameOf(spec.width, spec.height), random);
+}
+
+const ENTITY = /&#(\d+);|&(amp|lt|gt|quot|apos);/g;
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** Marks drawn as decoration (stars, sparkles, arrows, ticks) are not words: the same rule as the OCR's (src/lib/media/image-text.ts). */
+const WORD = /[\p{L}\p{N}]/u;
+
+/**
+ * The words a rendered creative draws, in drawing order and as drawn
+ * (upper-cased where the look draws them so): the demo ad's image_text, so
+ * the library is searchable without OCR at seed time. Taken from the SVG that
+ * is rasterised, so it is exactly what the image shows; the drop shadow a UGC
+ * caption is drawn with is a second copy of its text and is left out.
+ */
+export function drawnText(svg: string): string {
+  const words: string[] = [];
+  for (const match of svg.matchAll(/<text\b([^>]*)>([^<]*)<\/text>/g)) {
+    if (match[1]!.includes('transform="translate(2 2)"')) continue;
+    const text = match[2]!.replace(ENTITY, (_, code: string | undefined, name: string | undefined) => (code ? String.fromCharCode(Number(code)) : NAMED[name!]!));
+    words.push(...text.split(/\s+/u).filter((word) => WORD.test(word)));
+  }
+  return normaliseImageText(words.join(' '));
 }
 
 /** A square logo: a monogram, or the whole name when it is short, on a brand colour. */

@@ -4,7 +4,7 @@ import { rgbaToThumbHash } from 'thumbhash';
 import type { Database, Queryable } from '../db/database.ts';
 import { DEMO_BRANDS, DEMO_CATEGORIES, DEMO_HOOKS, DEMO_TAGS, DEMO_TYPES } from './demo-catalog.ts';
 import { planDemoLibrary, type AdPlan, type DemoAdFacts } from './demo-plan.ts';
-import { renderBannerSvg, renderCreativeSvg, renderLogoSvg } from './render-creative.ts';
+import { drawnText, renderBannerSvg, renderCreativeSvg, renderLogoSvg } from './render-creative.ts';
 import { secretHex, secretUuid } from './seeded-random.ts';
 
 /** Stores a file and its storage.objects row (as the storage service does). */
@@ -103,6 +103,8 @@ interface AdRow {
   width: number;
   height: number;
   thumbhash: string;
+  /** The words the creative draws (drawnText). */
+  image_text: string;
 }
 
 async function demoContentExists(db: Queryable): Promise<boolean> {
@@ -264,8 +266,11 @@ export async function seedDemo(options: SeedDemoOptions): Promise<DemoSummary> {
             width: plan.spec.width,
             height: plan.spec.height,
             thumbhash: '',
+            image_text: '',
           };
-          const images = await renderAdImages(renderCreativeSvg(plan.spec, plan.renderRandom.fork('creative')));
+          const svg = renderCreativeSvg(plan.spec, plan.renderRandom.fork('creative'));
+          row.image_text = drawnText(svg);
+          const images = await renderAdImages(svg);
           row.thumbhash = images.thumbhash;
           if (bannerCards.has(index)) bannerCards.set(index, images.display480);
           await write('ad-originals', row.original_path, () => images.original, 'image/jpeg');
@@ -313,16 +318,16 @@ export async function seedDemo(options: SeedDemoOptions): Promise<DemoSummary> {
         `insert into public.ads (id, brand_id, category_id, type_id, created_at, requires_subscription,
                                  original_path, display_480_path, display_960_path, preview_path, width, height, thumbhash,
                                  platforms, placement, format, first_seen, last_seen, still_running, landing_url, primary_text,
-                                 headline, call_to_action, offer, hook_id, language, country)
+                                 headline, call_to_action, offer, hook_id, language, country, image_text)
          select id, brand_id, category_id, type_id, created_at, requires_subscription,
                 original_path, display_480_path, display_960_path, preview_path, width, height, thumbhash,
                 platforms, placement, format, first_seen, last_seen, still_running, landing_url, primary_text,
-                headline, call_to_action, offer, hook_id, language, country
+                headline, call_to_action, offer, hook_id, language, country, image_text
            from jsonb_to_recordset($1::jsonb) as a (id uuid, brand_id uuid, category_id uuid, type_id uuid, created_at timestamptz,
                 requires_subscription boolean, original_path text, display_480_path text, display_960_path text, preview_path text,
                 width integer, height integer, thumbhash text, platforms text[], placement text, format text, first_seen date,
                 last_seen date, still_running boolean, landing_url text, primary_text text, headline text, call_to_action text,
-                offer text, hook_id uuid, language text, country text)`,
+                offer text, hook_id uuid, language text, country text, image_text text)`,
         [
           JSON.stringify(
             chunk.map((row) => ({
@@ -339,6 +344,7 @@ export async function seedDemo(options: SeedDemoOptions): Promise<DemoSummary> {
               width: row.width,
               height: row.height,
               thumbhash: row.thumbhash,
+              image_text: row.image_text,
               ...factColumns(row.plan.facts, hooks),
             })),
           ),

@@ -88,7 +88,7 @@ describe('what the stack answers a browser: its own host names only, protective 
       expectProtectiveHeaders(answer, page);
       expect(answer.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
       const policy = answer.headers['content-security-policy'] as string;
-      expect(directive(policy, 'script-src')).toBe("script-src 'self'");
+      expect(directive(policy, 'script-src')).toBe("script-src 'self' 'wasm-unsafe-eval'");
       expect(directive(policy, 'default-src')).toBe("default-src 'self'");
       expect(directive(policy, 'object-src')).toBe("object-src 'none'");
       expect(directive(policy, 'base-uri')).toBe("base-uri 'none'");

@@ -7,6 +7,7 @@ import { useSession } from '../../lib/auth-session.tsx';
 import { TEXTS } from '../../lib/spec-texts.ts';
 import { AdminAdsSection } from '../../features/admin-ads/components/admin-ads-section.tsx';
 import { AdminUtilitiesCard } from '../../features/admin-ads/components/admin-utilities-card.tsx';
+import { ImageTextBackfillCard } from '../../features/admin-image-text/components/image-text-backfill-card.tsx';
 import { AdminCatalogSection } from '../../features/admin-catalog/components/admin-catalog-section.tsx';
 import { AdminUploadSection } from '../../features/admin-upload/components/admin-upload-section.tsx';
 import { isAdminQueryOptions } from '../../features/library/api/get-is-admin.ts';
@@ -73,6 +74,7 @@ export function AdminPage() {
           <AdminUploadSection />
           <AdminCatalogSection />
           <AdminUtilitiesCard />
+          <ImageTextBackfillCard />
           <AdminAdsSection />
         </div>
       </main>

@@ -148,6 +148,7 @@ describe('AdminUploadSection', () => {
     expect(services.log).toEqual(
       ['a.jpg', 'b.jpg', 'c.jpg'].flatMap((name) => [
         `variants ${name}`,
+        `text ${name}`,
         `put ad-images ${name}`,
         `put ad-images ${name}`,
         `put ad-images ${name}`,
@@ -165,5 +166,55 @@ describe('AdminUploadSection', () => {
     expect(services.ads).toHaveLength(3);
     expect(services.log.filter((line) => line === 'variants a.jpg')).toHaveLength(1);
     expect((uploadAll() as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('uploads every file with the batch facts, each file’s own over them, after checking them all; then shows the text read', async () => {
+    renderSection();
+    await screen.findByRole('option', { name: 'Lumora' }, SLOW);
+    pick('Brand', 'b1');
+    pick('Category', 'c1');
+    const batch = within(screen.getByRole('group', { name: 'Facts for all files' }));
+    fireEvent.click(batch.getByRole('button', { name: 'Instagram' }));
+    fireEvent.change(batch.getByLabelText('Offer'), { target: { value: 'free_shipping' } });
+    fireEvent.change(batch.getByLabelText('Hook'), { target: { value: '7c3f5d8e-1a2b-4c3d-9e8f-0a1b2c3d4e5f' } });
+    fireEvent.change(batch.getByLabelText('First seen'), { target: { value: '2026-05-01' } });
+    fireEvent.click(batch.getByLabelText('Still running'));
+    fireEvent.change(batch.getByLabelText('Country'), { target: { value: 'fr' } });
+    chooseFiles([imageFile('a.jpg'), imageFile('b.jpg')]);
+
+    const own = within(screen.getByRole('group', { name: 'Facts of b.jpg' }));
+    fireEvent.change(own.getByLabelText('Headline'), { target: { value: 'Free delivery all week' } });
+    fireEvent.change(own.getByLabelText('Offer'), { target: { value: 'bundle' } });
+    // A rule broken in one file stops the whole batch before anything is uploaded, and names the fact.
+    fireEvent.change(own.getByLabelText('Last seen'), { target: { value: '2026-04-01' } });
+    fireEvent.click(uploadAll());
+    expect(await screen.findByText('Nothing was uploaded', {}, SLOW)).toBeTruthy();
+    expect(within(rows()[1]!).getByRole('alert').textContent).toContain('Check these facts: Last seen.');
+    expect(services.log).toEqual([]);
+    expect(statuses()).toEqual(['pending', 'pending']);
+
+    fireEvent.change(own.getByLabelText('Last seen'), { target: { value: '' } });
+    fireEvent.click(uploadAll());
+    await screen.findByText('Processed all files.', {}, SLOW);
+    const [a, b] = services.ads;
+    const common = { platforms: ['instagram'], first_seen: '2026-05-01', still_running: true, country: 'FR', hook_id: '7c3f5d8e-1a2b-4c3d-9e8f-0a1b2c3d4e5f', placement: null };
+    expect(a).toMatchObject({ ...common, offer: 'free_shipping', headline: null, image_text: 'TEXT OF a.jpg' });
+    expect(b).toMatchObject({ ...common, offer: 'bundle', headline: 'Free delivery all week', last_seen: null, image_text: 'TEXT OF b.jpg' });
+    expect(within(rows()[0]!).getByTestId('upload-image-text').textContent).toBe('Text in the image: TEXT OF a.jpg');
+  });
+
+  it('still uploads a file whose text cannot be read, and says it will be read later', async () => {
+    services.failWhen = (step) => (step === 'text' ? 'worker failed to start' : null);
+    renderSection();
+    await screen.findByRole('option', { name: 'Lumora' }, SLOW);
+    pick('Brand', 'b1');
+    pick('Category', 'c1');
+    chooseFiles([imageFile('a.jpg')]);
+    fireEvent.click(uploadAll());
+    await screen.findByText('Processed all files.', {}, SLOW);
+    expect(statuses()).toEqual(['done']);
+    expect(services.ads[0]!.image_text).toBeNull();
+    expect(rows()[0]!.textContent).toContain('The text in the image could not be read. The ad is uploaded; "Read text in images" reads it later.');
+    expect(document.body.textContent).not.toContain('worker failed');
   });
 });

@@ -1,7 +1,7 @@
 import { ApiError } from '../../../src/lib/api-error.ts';
-import type { NewAdRow, UploadBucket, UploadCatalogItem, UploadCatalogKind, UploadServices } from '../../../src/features/admin-upload/api/upload-services.ts';
-import type { ImageVariants } from '../../../src/features/admin-upload/lib/image-variants.ts';
-import { UnreadableImageError } from '../../../src/features/admin-upload/lib/image-variants.ts';
+import type { NewAdRowWithFacts, UploadBucket, UploadCatalogItem, UploadCatalogKind, UploadListKind, UploadServices } from '../../../src/features/admin-upload/api/upload-services.ts';
+import type { ImageVariants } from '../../../src/lib/media/image-variants.ts';
+import { UnreadableImageError } from '../../../src/lib/media/image-variants.ts';
 
 export interface StoredObject {
   bucket: UploadBucket;
@@ -16,7 +16,8 @@ export interface StoredObject {
  * step fail for a file, or hold an upload open to see what the page shows.
  */
 export class FakeUploadServices implements UploadServices {
-  catalog: Record<UploadCatalogKind, UploadCatalogItem[]> = {
+  catalog: Record<UploadListKind, UploadCatalogItem[]> = {
+    hooks: [{ id: '7c3f5d8e-1a2b-4c3d-9e8f-0a1b2c3d4e5f', name: 'Before and after' }],
     brands: [
       { id: 'b1', name: 'Lumora' },
       { id: 'b2', name: 'Northwind' },
@@ -28,16 +29,16 @@ export class FakeUploadServices implements UploadServices {
     ],
   };
   objects: StoredObject[] = [];
-  ads: NewAdRow[] = [];
+  ads: NewAdRowWithFacts[] = [];
   tagLinks: Array<{ adId: string; tagId: string }> = [];
   log: string[] = [];
   /** Decides per step and file name whether it fails; return an error message to fail it. */
-  failWhen: (step: 'variants' | 'put' | 'insert' | 'tags' | 'add', subject: string) => string | null = () => null;
+  failWhen: (step: 'variants' | 'text' | 'put' | 'insert' | 'tags' | 'add', subject: string) => string | null = () => null;
   /** When set, each file's first object upload waits for this promise. */
   gate: Promise<void> | null = null;
   private current = '';
 
-  async listCatalog(kind: UploadCatalogKind) {
+  async listCatalog(kind: UploadListKind) {
     return [...this.catalog[kind]];
   }
 
@@ -61,6 +62,15 @@ export class FakeUploadServices implements UploadServices {
     return { display480: webp('480'), display960: webp('960'), preview: webp('preview'), thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==', width: 1080, height: 1350 };
   }
 
+  /** The text "read" from each file's image: its name, upper-cased, unless a test makes it fail. */
+  async readImageText(_image: Blob) {
+    const name = this.current;
+    this.log.push(`text ${name}`);
+    const refused = this.failWhen('text', name);
+    if (refused) throw new Error(refused);
+    return `TEXT OF ${name}`;
+  }
+
   async putObject(bucket: UploadBucket, path: string, _body: Blob, contentType: string) {
     if (this.gate && bucket === 'ad-originals') await this.gate;
     this.log.push(`put ${bucket} ${this.current}`);
@@ -75,7 +85,7 @@ export class FakeUploadServices implements UploadServices {
     this.objects = this.objects.filter((object) => object.bucket !== bucket || !paths.includes(object.path));
   }
 
-  async insertAd(row: NewAdRow) {
+  async insertAd(row: NewAdRowWithFacts) {
     this.log.push(`insert ${this.current}`);
     const refused = this.failWhen('insert', this.current);
     if (refused) throw new Error(refused);

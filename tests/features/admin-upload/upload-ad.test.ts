@@ -3,9 +3,15 @@ import { uploadAd } from '../../../src/features/admin-upload/api/upload-ad.ts';
 import { sanitizeFileName, sizeInKb, sortChosenFiles } from '../../../src/features/admin-upload/lib/file-names.ts';
 import { newAdObjectPaths } from '../../../src/features/admin-upload/lib/object-paths.ts';
 import { isGeneratedImageName } from '../../../local/storage/upload-checks.ts';
+import { checkUploadFacts, EMPTY_UPLOAD_FACTS, factsOfFile } from '../../../src/features/admin-upload/lib/upload-facts.ts';
 import { FakeUploadServices, imageFile } from './fake-upload-services.ts';
 
-const upload = (file: File) => ({ file, brandId: 'b1', categoryId: 'c1', tagIds: ['t1', 't2'] });
+const noFacts = () => {
+  const checked = checkUploadFacts(factsOfFile(EMPTY_UPLOAD_FACTS, {}));
+  if (!checked.ok) throw new Error('empty facts are valid');
+  return checked.facts;
+};
+const upload = (file: File) => ({ file, brandId: 'b1', categoryId: 'c1', tagIds: ['t1', 't2'], facts: noFacts() });
 
 describe('file names and types', () => {
   it('keeps the images the storage takes and names every other file with its reason', () => {
@@ -65,6 +71,7 @@ describe('uploadAd', () => {
     const result = await uploadAd(services, upload(imageFile('one.jpg')));
     expect(services.log).toEqual([
       'variants one.jpg',
+      'text one.jpg',
       'put ad-originals one.jpg',
       'put ad-images one.jpg',
       'put ad-images one.jpg',
@@ -84,7 +91,40 @@ describe('uploadAd', () => {
       { adId: ad!.id, tagId: 't1' },
       { adId: ad!.id, tagId: 't2' },
     ]);
-    expect(result).toEqual({ adId: ad!.id, path: ad!.display_960_path });
+    expect(ad).toMatchObject({ image_text: 'TEXT OF one.jpg', platforms: null, placement: null, still_running: false, headline: null });
+    expect(result).toEqual({ adId: ad!.id, path: ad!.display_960_path, imageText: 'TEXT OF one.jpg' });
+  });
+
+  it('inserts the row with image_text null when the text cannot be read, and the upload still succeeds', async () => {
+    services.failWhen = (step) => (step === 'text' ? 'worker crashed' : null);
+    const result = await uploadAd(services, upload(imageFile('two.jpg')));
+    expect(result.imageText).toBeNull();
+    expect(services.ads).toHaveLength(1);
+    expect(services.ads[0]!.image_text).toBeNull();
+    expect(services.orphans()).toEqual([]);
+  });
+
+  it('inserts the facts in the same row as the image', async () => {
+    const checked = checkUploadFacts(
+      factsOfFile(
+        { ...EMPTY_UPLOAD_FACTS, platforms: ['meta', 'tiktok'], format: 'single_image', first_seen: '2026-01-02', still_running: true, country: 'de', language: 'EN' },
+        { headline: '  Glow up  ', platforms: ['instagram'] },
+      ),
+    );
+    if (!checked.ok) throw new Error(`refused ${checked.fields.join()}`);
+    await uploadAd(services, { ...upload(imageFile('three.jpg')), facts: checked.facts });
+    expect(services.ads[0]).toMatchObject({
+      platforms: ['instagram'],
+      format: 'single_image',
+      first_seen: '2026-01-02',
+      last_seen: null,
+      still_running: true,
+      headline: 'Glow up',
+      country: 'DE',
+      language: 'en',
+      image_text: 'TEXT OF three.jpg',
+    });
+    expect(services.log.filter((line) => line.startsWith('insert'))).toEqual(['insert three.jpg']);
   });
 
   it('removes the objects already uploaded when a later one fails, and inserts no row', async () => {

@@ -1,6 +1,7 @@
+import type { AdFactsChange } from '../../../lib/ad-facts.ts';
 import { ApiError, errorTextOf } from '../../../lib/api-error.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
-import { UnreadableImageError } from '../lib/image-variants.ts';
+import { UnreadableImageError } from '../../../lib/media/image-variants.ts';
 import { newAdObjectPaths, originalExtension } from '../lib/object-paths.ts';
 import type { UploadBucket, UploadServices } from './upload-services.ts';
 
@@ -12,12 +13,16 @@ export interface AdUpload {
   brandId: string;
   categoryId: string;
   tagIds: string[];
+  /** Checked facts (checkUploadFacts): every fact, null where not given. */
+  facts: Required<AdFactsChange>;
 }
 
 export interface UploadedAd {
   adId: string;
   /** The 960 display variant's path (the bucket is private: the row's thumbnail is the file itself). */
   path: string;
+  /** The text read from the image, as stored; null when it could not be read. */
+  imageText: string | null;
 }
 
 /** The HTTP status an error carries (storage-js puts it in `status`, or as text in `statusCode`), else null. */
@@ -51,10 +56,12 @@ export class AdUploadError extends Error {
 
 /**
  * One file to one ad: variants made in the browser, the four objects
- * uploaded, then the row (whose trigger refuses it unless all four exist),
+ * uploaded while the text in the 960 display image is read, then the row with
+ * its facts and that text (whose trigger refuses it unless all four exist),
  * then its tags. When anything before the row fails, the objects already
  * uploaded are removed again: no object is left without its row. A tag that
- * cannot be linked only logs a warning; the ad stays.
+ * cannot be linked only logs a warning; the ad stays. Text that cannot be
+ * read does not stop the upload: the row goes in with image_text null.
  */
 export async function uploadAd(services: UploadServices, upload: AdUpload): Promise<UploadedAd> {
   if (!originalExtension(upload.file.type)) throw new AdUploadError(E.imageUploadFailed, new ApiError('not an accepted type', null, 415));
@@ -64,6 +71,13 @@ export async function uploadAd(services: UploadServices, upload: AdUpload): Prom
   } catch (error) {
     throw error instanceof UnreadableImageError ? new AdUploadError(E.unreadable) : new AdUploadError(E.imageUploadFailed, error);
   }
+  const textRead = services.readImageText(variants.display960).then(
+    (text) => text,
+    (error: unknown) => {
+      console.warn('The text in the image could not be read', upload.file.name, error);
+      return null;
+    },
+  );
   const paths = newAdObjectPaths(upload.file.type);
   const uploaded: Array<[UploadBucket, string]> = [];
   const rollBack = async () => {
@@ -93,6 +107,7 @@ export async function uploadAd(services: UploadServices, upload: AdUpload): Prom
     await rollBack();
     throw new AdUploadError(E.imageUploadFailed, failed.reason);
   }
+  const imageText = await textRead;
 
   let adId: string | null;
   try {
@@ -104,6 +119,8 @@ export async function uploadAd(services: UploadServices, upload: AdUpload): Prom
       width: variants.width,
       height: variants.height,
       thumbhash: variants.thumbhash,
+      image_text: imageText,
+      ...upload.facts,
     });
   } catch (error) {
     await rollBack();
@@ -117,5 +134,5 @@ export async function uploadAd(services: UploadServices, upload: AdUpload): Prom
   } catch (error) {
     console.warn('The ad was uploaded but its tags could not be linked', adId, error);
   }
-  return { adId, path: paths.display_960_path };
+  return { adId, path: paths.display_960_path, imageText };
 }

@@ -1,10 +1,14 @@
 import * as z from 'zod/mini';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
-import { makeImageVariants, type ImageVariants } from '../lib/image-variants.ts';
+import type { AdFactsChange } from '../../../lib/ad-facts.ts';
+import { makeImageVariants, type ImageVariants } from '../../../lib/media/image-variants.ts';
+import { readImageText } from '../../../lib/media/read-image-text.ts';
 import type { AdObjectPaths } from '../lib/object-paths.ts';
 
 export type UploadCatalogKind = 'brands' | 'categories' | 'tags';
+/** What the upload lists: the catalogue it can add to, and the curated hooks. */
+export type UploadListKind = UploadCatalogKind | 'hooks';
 export type UploadBucket = 'ad-originals' | 'ad-images';
 
 export const uploadCatalogItemSchema = z.object({ id: z.string().check(z.minLength(1)), name: z.string() });
@@ -17,7 +21,12 @@ export interface NewAdRow extends AdObjectPaths {
   width: number;
   height: number;
   thumbhash: string;
+  /** The text read from the image; null when it could not be read (the backfill reads it later). */
+  image_text: string | null;
 }
+
+/** The row as inserted: its objects and size, the text in its image, and its facts. */
+export type NewAdRowWithFacts = NewAdRow & Required<AdFactsChange>;
 
 /**
  * Everything the upload does outside the page: the browser's image work and
@@ -25,13 +34,15 @@ export interface NewAdRow extends AdObjectPaths {
  * stand-in; the real one talks to Supabase.
  */
 export interface UploadServices {
-  listCatalog(kind: UploadCatalogKind): Promise<UploadCatalogItem[]>;
+  listCatalog(kind: UploadListKind): Promise<UploadCatalogItem[]>;
   addCatalogEntry(kind: UploadCatalogKind, name: string): Promise<UploadCatalogItem>;
   makeVariants(file: File): Promise<ImageVariants>;
+  /** The normalised text printed in an image (src/lib/media/image-text.ts); throws when it cannot be read. */
+  readImageText(image: Blob): Promise<string>;
   putObject(bucket: UploadBucket, path: string, body: Blob, contentType: string): Promise<void>;
   removeObjects(bucket: UploadBucket, paths: string[]): Promise<void>;
   /** Inserts the ad (throws when it is not inserted) and reads its id back: null when that lookup fails. */
-  insertAd(row: NewAdRow): Promise<string | null>;
+  insertAd(row: NewAdRowWithFacts): Promise<string | null>;
   linkTags(adId: string, tagIds: string[]): Promise<void>;
 }
 
@@ -53,6 +64,7 @@ export const supabaseUploadServices: UploadServices = {
     return uploadCatalogItemSchema.parse(data);
   },
   makeVariants: makeImageVariants,
+  readImageText: (image) => readImageText(image),
   async putObject(bucket, path, body, contentType) {
     const { error } = await supabase.storage.from(bucket).upload(path, body, { contentType, cacheControl: IMMUTABLE_CACHE_SECONDS, upsert: false });
     if (error) throw error;

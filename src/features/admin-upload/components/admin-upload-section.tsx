@@ -8,6 +8,8 @@ import { RefusedFilesNotice } from './refused-files-notice.tsx';
 import { UploadDefaults } from './upload-defaults.tsx';
 import { UploadDropzone } from './upload-dropzone.tsx';
 import { UploadQueueRow } from './upload-queue-row.tsx';
+import { EMPTY_UPLOAD_FACTS, type UploadFactsForm } from '../lib/upload-facts.ts';
+import { UploadFactsFields } from './upload-facts-fields.tsx';
 
 const T = TEXTS.adminUpload;
 
@@ -16,7 +18,9 @@ export function AdminUploadSection({ services = supabaseUploadServices }: { serv
   const brands = useUploadCatalog(services, 'brands').data ?? [];
   const categories = useUploadCatalog(services, 'categories').data ?? [];
   const tags = useUploadCatalog(services, 'tags').data ?? [];
+  const hooks = useUploadCatalog(services, 'hooks').data ?? [];
   const [defaults, setDefaults] = useState<Defaults>({ brandId: '', categoryId: '', tagIds: [] });
+  const [batchFacts, setBatchFacts] = useState<UploadFactsForm>(EMPTY_UPLOAD_FACTS);
   const queue = useUploadQueue(services);
   const { addFiles } = queue;
   const onFiles = useCallback((files: File[]) => addFiles(files, defaults), [addFiles, defaults]);
@@ -46,6 +50,18 @@ export function AdminUploadSection({ services = supabaseUploadServices }: { serv
           tags={tags}
         />
       </div>
+      <fieldset className="mt-6 border-t border-neutral-100 pt-4" disabled={queue.running}>
+        <legend className="float-left w-full text-sm font-semibold text-neutral-900">{T.facts.batchTitle}</legend>
+        <p className="clear-both mb-3 pt-0.5 text-sm text-neutral-500">{T.facts.batchHint}</p>
+        <UploadFactsFields
+          mode="batch"
+          values={batchFacts}
+          batch={batchFacts}
+          onSet={(key, value) => setBatchFacts((current) => ({ ...current, [key]: value ?? EMPTY_UPLOAD_FACTS[key as keyof UploadFactsForm] }))}
+          hooks={hooks}
+          idPrefix="batch-facts"
+        />
+      </fieldset>
       <div className="mt-6 border-t border-neutral-100 pt-4">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h3 className="text-sm font-semibold text-neutral-900">{T.queueTitle(queue.items.length)}</h3>
@@ -60,7 +76,7 @@ export function AdminUploadSection({ services = supabaseUploadServices }: { serv
                 {T.clearFinished}
               </Button>
             )}
-            <Button size="sm" onClick={() => void queue.uploadAll()} disabled={!queue.canUploadAll} aria-busy={queue.running}>
+            <Button size="sm" onClick={() => void queue.uploadAll(batchFacts)} disabled={!queue.canUploadAll} aria-busy={queue.running}>
               {T.uploadAll}
             </Button>
           </div>
@@ -68,7 +84,17 @@ export function AdminUploadSection({ services = supabaseUploadServices }: { serv
         {queue.items.length > 0 && (
           <ul className="mt-2 divide-y divide-neutral-100" aria-label={T.queueTitle(queue.items.length)}>
             {queue.items.map((item) => (
-              <UploadQueueRow key={item.id} item={item} brands={brands} categories={categories} onField={queue.setItemField} onRemove={queue.remove} />
+              <UploadQueueRow
+                key={item.id}
+                item={item}
+                brands={brands}
+                categories={categories}
+                onField={queue.setItemField}
+                onFact={queue.setItemFact}
+                onRemove={queue.remove}
+                batchFacts={batchFacts}
+                hooks={hooks}
+              />
             ))}
           </ul>
         )}

@@ -5,6 +5,9 @@ import { TEXTS } from '../../../lib/spec-texts.ts';
 import type { UploadCatalogItem } from '../api/upload-services.ts';
 import type { UploadItem, UploadStatus } from '../hooks/use-upload-queue.ts';
 import { sizeInKb } from '../lib/file-names.ts';
+import type { FileFactsOverrides, UploadFactKey, UploadFactsForm } from '../lib/upload-facts.ts';
+import { ImageTextNote } from './image-text-note.tsx';
+import { FACT_LABELS, UploadFactsFields } from './upload-facts-fields.tsx';
 
 const T = TEXTS.adminUpload;
 
@@ -20,16 +23,19 @@ interface UploadQueueRowProps {
   brands: UploadCatalogItem[];
   categories: UploadCatalogItem[];
   onField: (id: string, field: 'brandId' | 'categoryId', value: string) => void;
+  onFact: <K extends UploadFactKey>(id: string, key: K, value: FileFactsOverrides[K] | undefined) => void;
   onRemove: (id: string) => void;
+  batchFacts: UploadFactsForm;
+  hooks: UploadCatalogItem[];
 }
 
-/** One file: preview, name, size in KB, status, brand and category selects, Remove. */
-export const UploadQueueRow = memo(function UploadQueueRow({ item, brands, categories, onField, onRemove }: UploadQueueRowProps) {
+/** One file: preview, name, size in KB, status, brand and category selects, its own facts, the text read from it, Remove. */
+export const UploadQueueRow = memo(function UploadQueueRow({ item, brands, categories, onField, onFact, onRemove, batchFacts, hooks }: UploadQueueRowProps) {
   const locked = item.status === 'uploading' || item.status === 'done';
   // A file the browser cannot show gets a blank tile, not a broken-image icon.
   const [previewFailed, setPreviewFailed] = useState(false);
   return (
-    <li data-testid="upload-item" data-status={item.status} className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-2 gap-y-2.5 py-3 sm:flex sm:items-center sm:gap-4">
+    <li data-testid="upload-item" data-status={item.status} className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-2 gap-y-2.5 py-3 sm:flex sm:flex-wrap sm:items-center sm:gap-4">
       <div className="flex min-w-0 flex-1 items-center gap-3">
         {item.preview && !previewFailed ? (
           <img
@@ -58,6 +64,12 @@ export const UploadQueueRow = memo(function UploadQueueRow({ item, brands, categ
               {item.error}
             </p>
           )}
+          {item.invalidFacts.length > 0 && (
+            <p role="alert" className="mt-1 text-xs break-words text-red-600">
+              {T.facts.invalid(item.invalidFacts.map((key) => FACT_LABELS[key]).join(', '))} {T.facts.rules}
+            </p>
+          )}
+          <ImageTextNote text={item.imageText} />
         </div>
       </div>
       <div className="col-span-2 flex items-center gap-2">
@@ -90,6 +102,21 @@ export const UploadQueueRow = memo(function UploadQueueRow({ item, brands, categ
           ))}
         </Select>
       </div>
+      <details className="col-span-2 sm:order-last sm:basis-full" open={item.invalidFacts.length > 0 || undefined}>
+        <summary className="cursor-pointer text-xs font-medium text-neutral-700 select-none">{T.facts.fileSummary}</summary>
+        <fieldset className="mt-2" aria-label={T.facts.fileTitle(item.name)}>
+          <UploadFactsFields
+            mode="file"
+            values={item.overrides}
+            batch={batchFacts}
+            onSet={(key, value) => onFact(item.id, key, value)}
+            hooks={hooks}
+            invalid={item.invalidFacts}
+            disabled={locked}
+            idPrefix={`facts-${item.id}`}
+          />
+        </fieldset>
+      </details>
       <Button
         variant="ghost"
         size="sm"

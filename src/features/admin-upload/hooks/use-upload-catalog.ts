@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CATALOG_STALE_MS } from '../../../lib/constants.ts';
-import type { UploadCatalogItem, UploadCatalogKind, UploadServices } from '../api/upload-services.ts';
+import type { UploadCatalogItem, UploadCatalogKind, UploadListKind, UploadServices } from '../api/upload-services.ts';
 
 /** Under the table's own key, so whoever refreshes ['brands'] (or categories, tags) refreshes these lists too. */
-export const uploadCatalogKey = (kind: UploadCatalogKind) => [kind, 'admin-upload'] as const;
+export const uploadCatalogKey = (kind: UploadListKind) => [kind, 'admin-upload'] as const;
 
-export function useUploadCatalog(services: UploadServices, kind: UploadCatalogKind) {
+export function useUploadCatalog(services: UploadServices, kind: UploadListKind) {
   return useQuery({ queryKey: uploadCatalogKey(kind), queryFn: () => services.listCatalog(kind), staleTime: CATALOG_STALE_MS });
 }
 

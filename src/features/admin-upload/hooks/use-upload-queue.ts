@@ -6,6 +6,7 @@ import { TEXTS } from '../../../lib/spec-texts.ts';
 import { uploadAd } from '../api/upload-ad.ts';
 import type { UploadServices } from '../api/upload-services.ts';
 import { sanitizeFileName, sortChosenFiles, type RefusedFile } from '../lib/file-names.ts';
+import { checkUploadFacts, factsOfFile, type FileFactsOverrides, type UploadFactKey, type UploadFactsForm } from '../lib/upload-facts.ts';
 
 const T = TEXTS.adminUpload;
 
@@ -25,6 +26,12 @@ export interface UploadItem {
   status: UploadStatus;
   error: string | null;
   path: string | null;
+  /** The file's own facts, over the batch's. */
+  overrides: FileFactsOverrides;
+  /** The facts whose values break a rule, found when Upload all checks them. */
+  invalidFacts: UploadFactKey[];
+  /** The text read from the image once uploaded: null when it could not be read, undefined before. */
+  imageText: string | null | undefined;
 }
 
 export interface UploadDefaults {
@@ -88,6 +95,9 @@ export function useUploadQueue(services: UploadServices) {
         status: 'pending',
         error: null,
         path: null,
+        overrides: {},
+        invalidFacts: [],
+        imageText: undefined,
       }));
       if (added.length > 0) update((current) => [...current, ...added]);
     },
@@ -113,6 +123,18 @@ export function useUploadQueue(services: UploadServices) {
     [patch],
   );
 
+  /** Sets (or, with undefined, gives back to the batch) one of a file's own facts. */
+  const setItemFact = useCallback(
+    <K extends UploadFactKey>(id: string, key: K, value: FileFactsOverrides[K] | undefined) => {
+      const item = itemsRef.current.find((candidate) => candidate.id === id);
+      if (!item || !isOpen(item) || item.status === 'uploading') return;
+      const overrides = { ...item.overrides, [key]: value };
+      if (value === undefined) delete overrides[key];
+      patch(id, { overrides, invalidFacts: item.invalidFacts.filter((field) => field !== key) });
+    },
+    [patch],
+  );
+
   /** Sets the defaults on every item not yet uploaded. */
   const applyToAll = useCallback(
     (defaults: UploadDefaults) =>
@@ -126,8 +148,22 @@ export function useUploadQueue(services: UploadServices) {
     [update],
   );
 
-  const uploadAll = useCallback(async () => {
+  /**
+   * Checks every open file's facts (the batch's with its own over them) before
+   * anything is uploaded: when one breaks a rule, its fields are marked and
+   * nothing goes up.
+   */
+  const uploadAll = useCallback(async (batchFacts: UploadFactsForm) => {
     if (runningRef.current || !canUploadAll(itemsRef.current, false)) return;
+    const checked = new Map(itemsRef.current.filter(isOpen).map((item) => [item.id, checkUploadFacts(factsOfFile(batchFacts, item.overrides))]));
+    update((current) => current.map((item) => {
+      const check = checked.get(item.id);
+      return check ? { ...item, invalidFacts: check.ok ? [] : check.fields } : item;
+    }));
+    if ([...checked.values()].some((check) => !check.ok)) {
+      toast.error(T.toasts.invalidFacts.title, { description: T.toasts.invalidFacts.description });
+      return;
+    }
     runningRef.current = true;
     setRunning(true);
     let uploadedAny = false;
@@ -136,11 +172,13 @@ export function useUploadQueue(services: UploadServices) {
       for (const id of ids) {
         const item = itemsRef.current.find((candidate) => candidate.id === id);
         if (!item || !isOpen(item)) continue;
+        const check = checked.get(id);
+        if (!check?.ok) continue;
         patch(id, { status: 'uploading', error: null });
         try {
-          const uploaded = await uploadAd(services, item);
+          const uploaded = await uploadAd(services, { ...item, facts: check.facts });
           uploadedAny = true;
-          patch(id, { status: 'done', path: uploaded.path });
+          patch(id, { status: 'done', path: uploaded.path, imageText: uploaded.imageText });
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           patch(id, { status: 'error', error: message });
@@ -156,7 +194,7 @@ export function useUploadQueue(services: UploadServices) {
       setRunning(false);
       if (uploadedAny) await queryClient.invalidateQueries({ queryKey: AD_LISTS_KEY });
     }
-  }, [patch, queryClient, services]);
+  }, [patch, queryClient, services, update]);
 
   const clearFinished = useCallback(
     () =>
@@ -169,5 +207,5 @@ export function useUploadQueue(services: UploadServices) {
 
   const dismissRefused = useCallback(() => setRefused([]), []);
 
-  return { items, running, refused, dismissRefused, addFiles, remove, setItemField, applyToAll, uploadAll, clearFinished, canUploadAll: canUploadAll(items, running) };
+  return { items, running, refused, dismissRefused, addFiles, remove, setItemField, setItemFact, applyToAll, uploadAll, clearFinished, canUploadAll: canUploadAll(items, running) };
 }

@@ -1,5 +1,5 @@
 import { rgbaToThumbHash } from 'thumbhash';
-import { DISPLAY_WIDTHS } from '../../../lib/constants.ts';
+import { DISPLAY_WIDTHS } from '../constants.ts';
 
 /**
  * What the browser makes of one image before it is uploaded, with the sizes

@@ -1,0 +1,95 @@
+import type { Worker } from 'tesseract.js';
+import { imageTextOfWords, type ReadWord } from './image-text.ts';
+
+/**
+ * Reads the words printed in an image, in the browser, with Tesseract (English).
+ * The worker script, the engine and the English model are served by our own
+ * origin under OCR_BASE (vite.config.ts copies them there): nothing is fetched
+ * from anywhere else. The worker starts on the first image (the library's
+ * pages never load any of this), serves the images that follow, and is
+ * terminated once it has been idle for IDLE_MS.
+ */
+export const OCR_BASE = '/ocr';
+/** How long one image may take, worker start included, before it counts as not read. */
+export const READ_TIMEOUT_MS = 60_000;
+const IDLE_MS = 30_000;
+
+export class ImageTextError extends Error {
+  constructor(readonly reason: 'failed' | 'timeout') {
+    super(reason === 'timeout' ? 'Reading the text in the image took too long' : 'The text in the image could not be read');
+    this.name = 'ImageTextError';
+  }
+}
+
+let worker: Promise<Worker> | null = null;
+let busy = 0;
+let idleTimer: ReturnType<typeof setTimeout> | null = null;
+
+async function startWorker(): Promise<Worker> {
+  const { createWorker, OEM } = await import('tesseract.js');
+  const base = new URL(`${OCR_BASE}/`, window.location.origin).href;
+  return createWorker('eng', OEM.LSTM_ONLY, {
+    workerPath: `${base}worker.min.js`,
+    // A directory: Tesseract picks the engine build this browser runs best (relaxed SIMD, SIMD or plain).
+    corePath: `${base}core`,
+    langPath: `${base}lang`,
+    gzip: true,
+    workerBlobURL: false,
+  });
+}
+
+function workerNow(): Promise<Worker> {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = null;
+  if (!worker) {
+    worker = startWorker();
+    // A worker that failed to start is started again next time.
+    worker.catch(() => (worker = null));
+  }
+  return worker;
+}
+
+function scheduleStop() {
+  if (busy > 0 || !worker) return;
+  idleTimer = setTimeout(() => void stopImageTextReader(), IDLE_MS);
+}
+
+/** Ends the worker now (it starts again on the next image). */
+export async function stopImageTextReader(): Promise<void> {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = null;
+  const current = worker;
+  worker = null;
+  if (current) await current.then((w) => w.terminate()).catch(() => undefined);
+}
+
+function wordsOf(page: { blocks: Array<{ paragraphs: Array<{ lines: Array<{ words: ReadWord[] }> }> }> | null }): ReadWord[] {
+  return (page.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines.flatMap((line) => line.words)));
+}
+
+/** The normalised text of an image (see image-text.ts); throws ImageTextError when it cannot be read in time. */
+export async function readImageText(image: Blob, timeoutMs = READ_TIMEOUT_MS): Promise<string> {
+  busy += 1;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  try {
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ImageTextError('timeout')), timeoutMs);
+    });
+    const read = (async () => {
+      const w = await workerNow();
+      const { data } = await w.recognize(image, {}, { text: false, blocks: true });
+      return imageTextOfWords(wordsOf(data));
+    })();
+    try {
+      return await Promise.race([read, timeout]);
+    } catch (error) {
+      // A worker stuck on an image is of no use to the next one.
+      if (error instanceof ImageTextError) await stopImageTextReader();
+      throw error instanceof ImageTextError ? error : new ImageTextError('failed');
+    }
+  } finally {
+    if (timer) clearTimeout(timer);
+    busy -= 1;
+    scheduleStop();
+  }
+}
