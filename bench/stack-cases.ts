@@ -49,7 +49,7 @@ function listingQueries(data: BenchData, deepCursor: string): [Listing, ListingQ
   ];
 }
 
-/** list_ads's arguments as the SPA's library sends them (src/features/library/api/list-library-ads.ts): all eight. */
+/** list_ads's arguments as the SPA's library sends them (src/features/library/api/list-library-ads.ts): all fifteen. */
 export function listAdsBody(query: ListingQuery): string {
   return JSON.stringify({
     p_board: 'library',
@@ -60,6 +60,13 @@ export function listAdsBody(query: ListingQuery): string {
     p_since: null,
     p_search: query.search ?? null,
     p_cursor: query.cursor ?? null,
+    p_platforms: null,
+    p_format: null,
+    p_offer: null,
+    p_hook_id: null,
+    p_min_running_days: null,
+    p_still_running: null,
+    p_sort: 'newest',
   });
 }
 

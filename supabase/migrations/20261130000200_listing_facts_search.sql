@@ -226,7 +226,11 @@ begin
     || case when p_hook_id is not null then ' and a.hook_id = $15' else '' end
     || case when p_min_running_days is not null then
          ' and (case when a.still_running then greatest($17, coalesce(a.last_seen, a.first_seen)) else a.last_seen end)'
-         || ' - a.first_seen + 1 >= $16' else '' end
+         || ' - a.first_seen + 1 >= $16'
+         -- The same ads and maybe a few more, in the terms of the running and ended ads' indexes, for the planner to
+         -- read them there when they are few: no sighting is after the latest day begun on Earth.
+         || ' and ((a.still_running and a.first_seen <= private.latest_today() - $16 + 1)'
+         || ' or (not a.still_running and a.last_seen is not null and (a.first_seen - a.last_seen) <= 1 - $16))' else '' end
     || case when v_running then ' and a.still_running' else '' end;
   -- Conditions on ads a; $1..$7 are bound below.
   v_conditions := v_board
@@ -273,13 +277,11 @@ begin
       if v_sort = 'longest_running' then
         v_sql := 'select s.id from ('
           || '(select a.id, $17 - a.first_seen + 1 as k from public.ads a where ' || v_conditions || ' and a.still_running'
-          || case when p_min_running_days is not null then ' and a.first_seen <= $17 - $16 + 2' else '' end
           || case when v_cursor is not null then ' and (a.first_seen, a.id) > ($17 + 1 - $20, $7)' else '' end
           || ' order by a.first_seen, a.id limit 61)'
           || ' union all '
           || '(select a.id, a.last_seen - a.first_seen + 1 as k from public.ads a where ' || v_conditions
           || ' and not a.still_running and a.last_seen is not null'
-          || case when p_min_running_days is not null then ' and (a.first_seen - a.last_seen) <= 1 - $16' else '' end
           || case when v_cursor is not null then ' and ((a.first_seen - a.last_seen), a.id) > (1 - $20, $7)' else '' end
           || ' order by (a.first_seen - a.last_seen), a.id limit 61)'
           || ') s order by s.k desc, s.id limit 61';
