@@ -100,7 +100,7 @@ async function cardsInOrder(page: Page, total: number): Promise<CardFacts[]> {
   return order;
 }
 
-async function expectTikTokLongRunsByLength(page: Page, expected: { id: string; days: number }[]) {
+async function expectTikTokLongRunsByLength(page: Page, expected: { id: string; days: number }[]): Promise<CardFacts[]> {
   const url = new URL(page.url());
   expect(url.searchParams.getAll('platform')).toEqual(['tiktok']);
   expect(url.searchParams.get('days')).toBe('60');
@@ -115,11 +115,12 @@ async function expectTikTokLongRunsByLength(page: Page, expected: { id: string; 
   const days = cards.map((card) => card.days!);
   expect(days).toEqual([...days].sort((a, b) => b - a));
   expect(days).toEqual(expected.map((ad) => ad.days));
+  return cards;
 }
 
 const shots = process.env.FILTERS_SCREENSHOTS;
 
-journey('a subscriber keeps the TikTok ads running at least 60 days, longest first, at 1440 px, and a reload keeps them', async ({ page, stack, library }) => {
+journey('a subscriber keeps the TikTok ads running at least 60 days, longest first, at 1440 px; a reload keeps them, the arrows walk them and Back returns to them', async ({ page, stack, library }) => {
   expect(library.tiktokLongRuns.length).toBeGreaterThan(3);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page, stack, SUBSCRIBER);
@@ -148,7 +149,20 @@ journey('a subscriber keeps the TikTok ads running at least 60 days, longest fir
   await page.locator(CARDS).first().waitFor();
   expect(await page.getByRole('combobox', { name: 'Sort' }).inputValue()).toBe('longest_running');
   expect(await page.getByRole('combobox', { name: 'Running at least' }).inputValue()).toBe('60');
-  await expectTikTokLongRunsByLength(page, library.tiktokLongRuns);
+  const cards = await expectTikTokLongRunsByLength(page, library.tiktokLongRuns);
+
+  // The detail's arrows walk the filtered list in its order; Back returns to it, filters kept.
+  const [first, second] = cards;
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.locator(`${CARDS}[data-ad-id="${first!.id}"] a`).first().click();
+  await page.locator('[data-testid="ad-detail"] button[aria-label="Next ad"]:not([disabled])').waitFor({ state: 'visible' });
+  await expect.poll(() => new URL(page.url()).pathname, POLL).toBe(`/ads/${first!.id}`);
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => new URL(page.url()).pathname, POLL).toBe(`/ads/${second!.id}`);
+  await page.goBack();
+  await page.locator('[data-testid="ad-detail"]').waitFor({ state: 'detached' });
+  expect(new URL(page.url()).search).toBe('?platform=tiktok&days=60&sort=longest');
+  await waitForItemCount(page, library.tiktokLongRuns.length);
 });
 
 journey('a subscriber sets the same filters in the phone sheet at 390 px', async ({ page, stack, library }) => {
