@@ -80,6 +80,8 @@ export async function readImageText(image: Blob, timeoutMs = READ_TIMEOUT_MS): P
       const { data } = await w.recognize(image, {}, { text: false, blocks: true });
       return imageTextOfWords(wordsOf(data));
     })();
+    // After a timeout the read may still fail (its worker is ended): that is already answered.
+    read.catch(() => undefined);
     try {
       return await Promise.race([read, timeout]);
     } catch (error) {
