@@ -103,8 +103,9 @@ journey('the admin uploads an image on /admin (previews, canvas, thumbhash, the 
   await upload.getByRole('button', { name: 'Upload all' }).click();
   await page.getByText('Processed all files.').waitFor({ timeout: 120_000 });
   expect(await upload.locator('[data-testid="upload-item"][data-status="done"]').count()).toBe(1);
-  // The text of the (wordless) image was read: the worker and its engine ran under the policy.
-  await upload.getByText('No text was found in the image.').waitFor();
+  // The image's text was read (there is none, or a few marks): the worker and its engine ran under the policy.
+  await upload.getByText('No text was found in the image.').or(upload.getByTestId('upload-image-text')).waitFor();
+  expect(await upload.getByText(/could not be read/).count()).toBe(0);
   await page.goto(`/library?brand=${encodeURIComponent(brand)}`);
   await waitForItemCount(page, 1);
   await expect.poll(() => imagesSettled(page), POLL).toBe(true);
