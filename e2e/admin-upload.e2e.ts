@@ -32,6 +32,7 @@ const journey = journeyWithLibrary(async (stack) => {
   return { brand: `Aurora ${suffix}`, category: `Wellness ${suffix}`, tag: `Spring ${suffix}` };
 });
 
+// Each image's text is read in the browser as it is uploaded (the first one starts the OCR worker): more than the default minute.
 journey('the demo admin uploads six images with brand, category and tags: the broken one fails, the others become ads with their variants', async ({ page, stack, library }) => {
   await signIn(page, stack, ADMIN);
   await page.goto('/admin');
@@ -145,7 +146,7 @@ journey('the demo admin uploads six images with brand, category and tags: the br
   expect(await sizeOf(ads[0]!.display_960_path)).toEqual(['webp', 960, 1200]);
   expect(await sizeOf(ads[0]!.display_480_path)).toEqual(['webp', 480, 600]);
   expect(await sizeOf(ads[0]!.preview_path)).toEqual(['webp', 32, 40]);
-});
+}, 240_000);
 
 journey('a signed-in user who is not an admin is told access is denied', async ({ page, stack }) => {
   const free = DEMO_ACCOUNTS.find((account) => account.role === 'free')!;

@@ -84,7 +84,7 @@ journey('a subscriber opens an ad detail and its images under the Content-Securi
   expect(violations).toEqual([]);
 });
 
-journey('the admin uploads an image on /admin (previews, canvas, thumbhash) under the Content-Security-Policy without a violation', async ({ page, stack }) => {
+journey('the admin uploads an image on /admin (previews, canvas, thumbhash, the OCR worker and its WebAssembly) under the Content-Security-Policy without a violation', async ({ page, stack }) => {
   const violations = watchViolations(page);
   await signIn(page, stack, ADMIN);
   await documentPolicy(page, '/admin');
@@ -103,8 +103,11 @@ journey('the admin uploads an image on /admin (previews, canvas, thumbhash) unde
   await upload.getByRole('button', { name: 'Upload all' }).click();
   await page.getByText('Processed all files.').waitFor({ timeout: 120_000 });
   expect(await upload.locator('[data-testid="upload-item"][data-status="done"]').count()).toBe(1);
+  // The image's text was read (there is none, or a few marks): the worker and its engine ran under the policy.
+  await upload.getByText('No text was found in the image.').or(upload.getByTestId('upload-image-text')).waitFor();
+  expect(await upload.getByText(/could not be read/).count()).toBe(0);
   await page.goto(`/library?brand=${encodeURIComponent(brand)}`);
   await waitForItemCount(page, 1);
   await expect.poll(() => imagesSettled(page), POLL).toBe(true);
   expect(violations).toEqual([]);
-});
+}, 180_000);

@@ -121,7 +121,7 @@ journey('the demo admin uploads two images with their facts: each one’s printe
 
   // The OCR's worker, engine and model came from the stack itself, like everything else.
   expect(elsewhere).toEqual([]);
-});
+}, 240_000);
 
 journey('Read text in images reads the image of an ad that has no text yet, with the progress up to the end', async ({ page, stack }) => {
   const elsewhere = requestsElsewhere(page, new URL(stack.url).origin);
@@ -147,4 +147,4 @@ journey('Read text in images reads the image of an ad that has no text yet, with
   const { rows: others } = await stack.db.query<{ n: number }>(`select count(*)::int as n from public.ads where image_text <> 'read before' and id <> $1`, [ad.id]);
   expect(others[0]!.n).toBe(0);
   expect(elsewhere).toEqual([]);
-});
+}, 240_000);

@@ -194,6 +194,19 @@ describeOnEngines('the demo library', (ctx) => {
     expect(rows[0]!.last <= NOW.toISOString().slice(0, 10)).toBe(true);
   });
 
+  it('stores with every ad the words its creative draws as its image text, its brand’s wordmark among them', async () => {
+    const { rows } = await ctx.db.query<{ image_text: string | null; brand: string }>(
+      'select a.image_text, b.name as brand from public.ads a join public.brands b on b.id = a.brand_id',
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.image_text).toBeTruthy();
+      expect(row.image_text).toBe(row.image_text!.replace(/\s+/g, ' ').trim());
+      // The wordmark is drawn upper- or lower-cased, as the brand's type has it.
+      expect(row.image_text!.toLowerCase()).toContain(row.brand.toLowerCase().split(' ')[0]!);
+    }
+  });
+
   it('dates the newest ad on the day of seeding and none later', async () => {
     const newest = (await ctx.db.query<{ newest: string }>('select max(created_at) as newest from public.ads')).rows[0]!.newest;
     const age = NOW.getTime() - Date.parse(newest);

@@ -10,8 +10,10 @@ import { imageTextOfWords, type ReadWord } from './image-text.ts';
  * terminated once it has been idle for IDLE_MS.
  */
 export const OCR_BASE = '/ocr';
-/** How long one image may take, worker start included, before it counts as not read. */
+/** How long one image may take to read, once the worker is up, before it counts as not read. */
 export const READ_TIMEOUT_MS = 60_000;
+/** How long the worker may take to start (engine and model loaded and unpacked). */
+export const START_TIMEOUT_MS = 120_000;
 const IDLE_MS = 30_000;
 
 export class ImageTextError extends Error {
@@ -67,28 +69,41 @@ function wordsOf(page: { blocks: Array<{ paragraphs: Array<{ lines: Array<{ word
   return (page.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines.flatMap((line) => line.words)));
 }
 
-/** The normalised text of an image (see image-text.ts); throws ImageTextError when it cannot be read in time. */
+/** Rejects with ImageTextError('timeout') when the promise has not settled in time. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ImageTextError('timeout')), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => {
+    if (timer) clearTimeout(timer);
+  });
+}
+
+/**
+ * The normalised text of an image (see image-text.ts); throws ImageTextError
+ * when it cannot be read. Starting the worker (the engine and the model
+ * loaded, the model unpacked) may take START_TIMEOUT_MS on a busy machine;
+ * reading one image then takes `timeoutMs` at most.
+ */
 export async function readImageText(image: Blob, timeoutMs = READ_TIMEOUT_MS): Promise<string> {
   busy += 1;
-  let timer: ReturnType<typeof setTimeout> | null = null;
   try {
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ImageTextError('timeout')), timeoutMs);
+    const w = await within(workerNow(), START_TIMEOUT_MS).catch((error: unknown) => {
+      throw error instanceof ImageTextError ? error : new ImageTextError('failed');
     });
-    const read = (async () => {
-      const w = await workerNow();
-      const { data } = await w.recognize(image, {}, { text: false, blocks: true });
-      return imageTextOfWords(wordsOf(data));
-    })();
+    const read = w.recognize(image, {}, { text: false, blocks: true });
+    // After a timeout the read may still fail (its worker is ended): that is already answered.
+    read.catch(() => undefined);
     try {
-      return await Promise.race([read, timeout]);
+      const { data } = await within(read, timeoutMs);
+      return imageTextOfWords(wordsOf(data));
     } catch (error) {
       // A worker stuck on an image is of no use to the next one.
       if (error instanceof ImageTextError) await stopImageTextReader();
       throw error instanceof ImageTextError ? error : new ImageTextError('failed');
     }
   } finally {
-    if (timer) clearTimeout(timer);
     busy -= 1;
     scheduleStop();
   }
