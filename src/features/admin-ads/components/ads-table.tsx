@@ -1,4 +1,4 @@
-import { Fragment, useState } from 'react';
+import { Fragment, useEffect, useRef, useState, type RefObject } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { adImageUrl } from '../../../lib/image-urls.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
@@ -44,6 +44,8 @@ interface AdsTableProps {
 export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categories, types, hooks, savingId, onSave, onDelete, onViewImage }: AdsTableProps) {
   const [editingId, setEditingId] = useState<string | null>(null);
   const [factsId, setFactsId] = useState<string | null>(null);
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const visibleWidth = useVisibleWidth(scrollerRef);
   const closeFacts = (id: string) => {
     setFactsId(null);
     // Focus goes back to the button that opened the editor.
@@ -54,7 +56,7 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
   const th = 'px-3 py-2.5 text-left text-xs font-semibold tracking-wide text-neutral-500 uppercase whitespace-nowrap';
 
   return (
-    <div className="overflow-x-auto rounded-xl border border-neutral-200">
+    <div ref={scrollerRef} className="overflow-x-auto rounded-xl border border-neutral-200">
       <table className="w-full min-w-[1180px] border-collapse text-sm">
         <thead className="bg-neutral-50">
           <tr className="border-b border-neutral-200">
@@ -148,6 +150,8 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
             {factsId === ad.id && ad.facts && (
               <tr data-testid="admin-ad-facts-row">
                 <td colSpan={COLUMN_COUNT} className="p-0">
+                  {/* The editor stays within the visible part of a table wider than its box. */}
+                  <div className="sticky left-0" style={visibleWidth ? { width: visibleWidth } : undefined}>
                   <FactsEditor
                     adId={ad.id}
                     brand={ad.brand_name}
@@ -157,6 +161,7 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
                     onCancel={() => closeFacts(ad.id)}
                     onSave={(change) => onSave(change, () => closeFacts(ad.id))}
                   />
+                  </div>
                 </td>
               </tr>
             )}
@@ -166,6 +171,19 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
       </table>
     </div>
   );
+}
+
+/** The width of the table's box, which scrolls sideways when the table is wider. */
+function useVisibleWidth(ref: RefObject<HTMLElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
 }
 
 function PreviewCell({ ad, onViewImage }: { ad: AdminAd; onViewImage: () => void }) {
