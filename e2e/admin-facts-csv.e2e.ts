@@ -114,6 +114,7 @@ journey('the admin exports the facts, changes three ads in the file, previews an
   await expect.poll(() => row(first![0]!).locator('td').nth(8).textContent(), POLL).toBe('Bundle');
   expect(await row(second![0]!).locator('td').nth(6).textContent()).toBe('TikTok, YouTube');
 
+  await expect.poll(() => page.locator('[data-sonner-toast]').count(), POLL).toBe(0);
   // A file with a bad platform, last seen before first seen and an unknown id: every row named, nothing applied.
   const before = await factsOf(stack);
   const bad = records.map((record) => [...record]);
@@ -131,6 +132,16 @@ journey('the admin exports the facts, changes three ads in the file, previews an
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/import-errors-1440.png` });
   await refused.getByRole('button', { name: 'Cancel' }).click();
   expect(await factsOf(stack)).toEqual(before);
+
+  if (SHOTS) {
+    for (const id of library.ids.slice(0, 2)) await row(id).locator('input[type="checkbox"]').check();
+    const bar = page.getByRole('region', { name: '2 selected' });
+    await bar.getByRole('button', { name: 'Set facts' }).click();
+    await bar.getByRole('combobox', { name: 'Offer' }).selectOption({ label: 'Free shipping' });
+    await bar.getByRole('combobox', { name: 'Platforms' }).selectOption({ label: 'set…' });
+    await bar.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+    await page.screenshot({ path: `${SHOTS}/bulk-facts-1440.png` });
+  }
 
   if (SHOTS) {
     await page.setViewportSize({ width: 390, height: 844 });
