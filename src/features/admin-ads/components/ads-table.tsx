@@ -10,6 +10,8 @@ import { FactsEditor } from './facts-editor.tsx';
 
 const T = TEXTS.adminAds;
 const TF = TEXTS.adminFacts;
+/** The actions stay in view while the wide table scrolls sideways. */
+const STICKY_ACTIONS = 'sticky right-0 shadow-[-8px_0_8px_-8px_rgba(0,0,0,0.12)]';
 /** Every column: select, preview, brand, category, type, tags, five facts, created, actions. */
 const COLUMN_COUNT = 13;
 
@@ -83,7 +85,7 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
             <th scope="col" className={th}>{TF.columns.hook}</th>
             <th scope="col" className={th}>{TF.columns.running}</th>
             <th scope="col" className={th}>{T.columns.created}</th>
-            <th scope="col" className={`${th} text-right`}>{T.columns.actions}</th>
+            <th scope="col" className={`${th} ${STICKY_ACTIONS} bg-neutral-50 text-right`}>{T.columns.actions}</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-neutral-200/70">
@@ -124,7 +126,7 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
                 <td className="px-3 py-2 whitespace-nowrap text-neutral-600 tabular-nums">
                   <time dateTime={ad.created_at}>{formatCreated(ad.created_at)}</time>
                 </td>
-                <td className="px-3 py-2">
+                <td className={`px-3 py-2 ${STICKY_ACTIONS} bg-white`}>
                   <div className="flex justify-end gap-1">
                     <Button variant="ghost" size="sm" aria-label={T.editLabel(ad.brand_name)} onClick={() => setEditingId(ad.id)}>
                       {T.edit}
@@ -291,7 +293,7 @@ function EditRow({ ad, selected, onToggle, brands, categories, types, saving, on
       <td className="px-3 py-2 whitespace-nowrap text-neutral-600 tabular-nums">
         <time dateTime={ad.created_at}>{formatCreated(ad.created_at)}</time>
       </td>
-      <td className="px-3 py-2">
+      <td className={`px-3 py-2 ${STICKY_ACTIONS} bg-amber-50`}>
         <div className="flex justify-end gap-1">
           <Button size="sm" disabled={!changed || saving} onClick={save}>
             {T.save}
