@@ -57,13 +57,19 @@ journey('the admin exports the facts, changes three ads in the file, previews an
   const row = (id: string) => page.locator(`${ROW}[data-ad-id="${id}"]`);
   expect(await row(library.ids[0]!).locator('td').nth(8).textContent()).toBe('Discount');
   expect((await seriousAxeViolations(page)).join('\n')).toBe('');
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/table-1440.png`, fullPage: true });
+  if (SHOTS) {
+    await page.getByRole('heading', { name: 'Ad Management' }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: `${SHOTS}/table-1440.png` });
+  }
 
   // The row's facts editor: opened from the row, Escape leaves it unchanged.
   await row(library.ids[0]!).getByRole('button', { name: /^Edit the facts of/ }).click();
   const editor = page.getByTestId('facts-editor');
   await editor.waitFor({ state: 'visible' });
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/facts-editor-1440.png`, fullPage: true });
+  if (SHOTS) {
+    await editor.evaluate((form) => form.scrollIntoView({ block: 'center' }));
+    await page.screenshot({ path: `${SHOTS}/facts-editor-1440.png` });
+  }
   await page.keyboard.press('Escape');
   await editor.waitFor({ state: 'detached' });
 
@@ -108,6 +114,7 @@ journey('the admin exports the facts, changes three ads in the file, previews an
   await expect.poll(() => row(first![0]!).locator('td').nth(8).textContent(), POLL).toBe('Bundle');
   expect(await row(second![0]!).locator('td').nth(6).textContent()).toBe('TikTok, YouTube');
 
+  await expect.poll(() => page.locator('[data-sonner-toast]').count(), POLL).toBe(0);
   // A file with a bad platform, last seen before first seen and an unknown id: every row named, nothing applied.
   const before = await factsOf(stack);
   const bad = records.map((record) => [...record]);
@@ -127,8 +134,21 @@ journey('the admin exports the facts, changes three ads in the file, previews an
   expect(await factsOf(stack)).toEqual(before);
 
   if (SHOTS) {
+    for (const id of library.ids.slice(0, 2)) await row(id).locator('input[type="checkbox"]').check();
+    const bar = page.getByRole('region', { name: '2 selected' });
+    await bar.getByRole('button', { name: 'Set facts' }).click();
+    await bar.getByRole('combobox', { name: 'Offer' }).selectOption({ label: 'Free shipping' });
+    await bar.getByRole('combobox', { name: 'Platforms' }).selectOption({ label: 'set…' });
+    await bar.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+    await page.screenshot({ path: `${SHOTS}/bulk-facts-1440.png` });
+  }
+
+  if (SHOTS) {
     await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
     await page.locator('section[aria-labelledby="admin-ads-heading"]').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${SHOTS}/table-390.png`, fullPage: true });
+    await page.locator(ROW).first().waitFor({ state: 'visible', timeout: 20_000 });
+    await page.getByRole('heading', { name: 'Ad Management' }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: `${SHOTS}/table-390.png` });
   }
 });

@@ -525,6 +525,12 @@ export const TEXTS = {
       running: 'running',
       ended: 'ended',
       dateOf: (field: string) => `${field} date`,
+      problems: {
+        platforms: "Tick at least one platform, or choose 'clear'.",
+        first_seen: "Pick a first seen date, or choose 'no change'.",
+        last_seen: "Pick a last seen date, or choose 'no change'.",
+        seen_order: 'Last seen must not be before first seen.',
+      },
     },
     csv: {
       export: 'Export CSV',

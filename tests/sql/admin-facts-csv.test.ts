@@ -125,6 +125,33 @@ describeOnEngines('admin facts import and listing', (ctx) => {
       });
     });
 
+    it('finds the refused row among well-formed ones: a deleted hook, a day that does not exist, an empty platform list', async () => {
+      const [a, b, c, d] = [await newPlainAd(), await newPlainAd(), await newPlainAd(), await newPlainAd()];
+      const answer = await importAs(admin, [
+        { id: a, facts: { offer: 'bundle' } },
+        { id: b, facts: { hook_id: '00000000-0000-4000-8000-000000000001' } },
+        { id: c, facts: { first_seen: '2026-02-30' } },
+        { id: d, facts: { platforms: [] } },
+      ]);
+      expect(answer).toEqual({
+        updated: 0,
+        errors: [
+          { index: 1, code: 'hook_not_found', rule: null },
+          { index: 2, code: 'invalid_facts', rule: null },
+          { index: 3, code: 'invalid_facts', rule: 'ads_platforms_known' },
+        ],
+      });
+      expect((await factsRow(a)).offer).toBeNull();
+    });
+
+    it('clears a fact given as null and keeps a row with no facts as it is', async () => {
+      const [a, b] = [await newPlainAd(), await newPlainAd()];
+      await ctx.db.query(`update public.ads set platforms = array['meta'], offer = 'discount' where id = any ($1::uuid[])`, [[a, b]]);
+      expect(await importAs(admin, [{ id: a, facts: { platforms: null, offer: 'none' } }, { id: b, facts: {} }])).toEqual({ updated: 2, errors: [] });
+      expect(await factsRow(a)).toMatchObject({ platforms: null, offer: 'none' });
+      expect(await factsRow(b)).toMatchObject({ platforms: ['meta'], offer: 'discount' });
+    });
+
     it('bounds the rows: a list, not empty, at most 1000', async () => {
       await expectPgError(importAs(admin, { id: 'x' }), { detail: 'invalid_rows' });
       await expectPgError(importAs(admin, []), { detail: 'no_rows' });

@@ -448,7 +448,9 @@ describe('ad management table', () => {
     fireEvent.change(within(group).getByRole('combobox', { name: 'Hook' }), { target: { value: '__clear__' } });
     fireEvent.change(within(group).getByRole('combobox', { name: 'Platforms' }), { target: { value: '__set__' } });
     expect((within(bar).getByRole('button', { name: 'Apply to Selected' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(bar).getByRole('alert').textContent).toBe("Tick at least one platform, or choose 'clear'.");
     fireEvent.click(within(group).getByRole('checkbox', { name: 'YouTube' }));
+    expect(within(bar).queryByRole('alert')).toBeNull();
     fireEvent.change(within(group).getByRole('combobox', { name: 'Offer' }), { target: { value: '__no_change__' } });
     fireEvent.change(within(group).getByRole('combobox', { name: 'Format' }), { target: { value: 'carousel' } });
     fireEvent.click(within(bar).getByRole('button', { name: 'Apply to Selected' }));

@@ -1,4 +1,4 @@
-import { Fragment, useState } from 'react';
+import { Fragment, useEffect, useRef, useState, type RefObject } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { adImageUrl } from '../../../lib/image-urls.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
@@ -10,6 +10,8 @@ import { FactsEditor } from './facts-editor.tsx';
 
 const T = TEXTS.adminAds;
 const TF = TEXTS.adminFacts;
+/** The actions stay in view while the wide table scrolls sideways. */
+const STICKY_ACTIONS = 'sticky right-0 shadow-[-8px_0_8px_-8px_rgba(0,0,0,0.12)]';
 /** Every column: select, preview, brand, category, type, tags, five facts, created, actions. */
 const COLUMN_COUNT = 13;
 
@@ -44,6 +46,8 @@ interface AdsTableProps {
 export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categories, types, hooks, savingId, onSave, onDelete, onViewImage }: AdsTableProps) {
   const [editingId, setEditingId] = useState<string | null>(null);
   const [factsId, setFactsId] = useState<string | null>(null);
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const visibleWidth = useVisibleWidth(scrollerRef);
   const closeFacts = (id: string) => {
     setFactsId(null);
     // Focus goes back to the button that opened the editor.
@@ -54,7 +58,7 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
   const th = 'px-3 py-2.5 text-left text-xs font-semibold tracking-wide text-neutral-500 uppercase whitespace-nowrap';
 
   return (
-    <div className="overflow-x-auto rounded-xl border border-neutral-200">
+    <div ref={scrollerRef} className="overflow-x-auto rounded-xl border border-neutral-200">
       <table className="w-full min-w-[1180px] border-collapse text-sm">
         <thead className="bg-neutral-50">
           <tr className="border-b border-neutral-200">
@@ -81,7 +85,7 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
             <th scope="col" className={th}>{TF.columns.hook}</th>
             <th scope="col" className={th}>{TF.columns.running}</th>
             <th scope="col" className={th}>{T.columns.created}</th>
-            <th scope="col" className={`${th} text-right`}>{T.columns.actions}</th>
+            <th scope="col" className={`${th} ${STICKY_ACTIONS} bg-neutral-50 text-right`}>{T.columns.actions}</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-neutral-200/70">
@@ -122,7 +126,7 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
                 <td className="px-3 py-2 whitespace-nowrap text-neutral-600 tabular-nums">
                   <time dateTime={ad.created_at}>{formatCreated(ad.created_at)}</time>
                 </td>
-                <td className="px-3 py-2">
+                <td className={`px-3 py-2 ${STICKY_ACTIONS} bg-white`}>
                   <div className="flex justify-end gap-1">
                     <Button variant="ghost" size="sm" aria-label={T.editLabel(ad.brand_name)} onClick={() => setEditingId(ad.id)}>
                       {T.edit}
@@ -148,6 +152,8 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
             {factsId === ad.id && ad.facts && (
               <tr data-testid="admin-ad-facts-row">
                 <td colSpan={COLUMN_COUNT} className="p-0">
+                  {/* The editor stays within the visible part of a table wider than its box. */}
+                  <div className="sticky left-0" style={visibleWidth ? { width: visibleWidth } : undefined}>
                   <FactsEditor
                     adId={ad.id}
                     brand={ad.brand_name}
@@ -157,6 +163,7 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
                     onCancel={() => closeFacts(ad.id)}
                     onSave={(change) => onSave(change, () => closeFacts(ad.id))}
                   />
+                  </div>
                 </td>
               </tr>
             )}
@@ -166,6 +173,19 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
       </table>
     </div>
   );
+}
+
+/** The width of the table's box, which scrolls sideways when the table is wider. */
+function useVisibleWidth(ref: RefObject<HTMLElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
 }
 
 function PreviewCell({ ad, onViewImage }: { ad: AdminAd; onViewImage: () => void }) {
@@ -273,7 +293,7 @@ function EditRow({ ad, selected, onToggle, brands, categories, types, saving, on
       <td className="px-3 py-2 whitespace-nowrap text-neutral-600 tabular-nums">
         <time dateTime={ad.created_at}>{formatCreated(ad.created_at)}</time>
       </td>
-      <td className="px-3 py-2">
+      <td className={`px-3 py-2 ${STICKY_ACTIONS} bg-amber-50`}>
         <div className="flex justify-end gap-1">
           <Button size="sm" disabled={!changed || saving} onClick={save}>
             {T.save}

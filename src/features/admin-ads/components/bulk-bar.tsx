@@ -106,7 +106,7 @@ export function BulkBar({ count, brands, categories, types, tags, hooks, pending
       {factsOpen && <BulkFacts facts={facts} onChange={setFacts} hooks={hooks} />}
       {factsProblem && (
         <p role="alert" className="w-full text-xs text-red-700">
-          {TF.rules[factsProblem]}
+          {TF.bulk.problems[factsProblem]}
         </p>
       )}
     </div>

@@ -128,7 +128,7 @@ export function BulkFacts({ facts, onChange, hooks }: BulkFactsProps) {
 }
 
 /** The bulk facts the admin set, or the rule one of them breaks (a platform list left empty, a date not filled in). */
-export function bulkFactsProblem(facts: AdFactsChange): keyof typeof T.rules | null {
+export function bulkFactsProblem(facts: AdFactsChange): keyof typeof T.bulk.problems | null {
   if (Array.isArray(facts.platforms) && facts.platforms.length === 0) return 'platforms';
   if (facts.first_seen === '') return 'first_seen';
   if (facts.last_seen === '') return 'last_seen';
