@@ -22,7 +22,7 @@ export function ocrFiles(): Record<string, string> {
     ...Object.fromEntries(
       ['tesseract-core-relaxedsimd-lstm', 'tesseract-core-simd-lstm', 'tesseract-core-lstm'].map((name) => [`ocr/core/${name}.wasm.js`, path.join(core, `${name}.wasm.js`)]),
     ),
-    'ocr/lang/eng.traineddata.gz': path.join(eng, '4.0.0', 'eng.traineddata.gz'),
+    'ocr/lang/eng.traineddata.gz': path.join(eng, '4.0.0_best_int', 'eng.traineddata.gz'),
   };
 }
 
