@@ -1,41 +1,26 @@
 import * as z from 'zod/mini';
 import { adSchema } from './ad-schema.ts';
+import {
+  AD_CALLS_TO_ACTION,
+  AD_FORMATS,
+  AD_OFFERS,
+  AD_PLACEMENTS,
+  AD_PLATFORMS,
+  HEADLINE_MAX_LENGTH,
+  LANDING_URL_MAX_LENGTH,
+  PRIMARY_TEXT_MAX_LENGTH,
+} from './ad-fact-values.ts';
 import { isCalendarDate, latestToday } from './calendar-days.ts';
 
 export { isCalendarDate, latestToday, runningDays } from './calendar-days.ts';
+export * from './ad-fact-values.ts';
 
 /**
- * The facts of an ad (supabase/migrations/20261129000100_ad_facts.sql): the
+ * The facts' zod schemas (supabase/migrations/20261129000100_ad_facts.sql): the
  * same lists and limits as the table's checks, which tests/sql/ad-facts-zod.test.ts
- * holds the two to.
+ * holds the two to. The lists themselves are in ad-fact-values.ts, without zod,
+ * for the library's filters.
  */
-export const AD_PLATFORMS = ['meta', 'instagram', 'tiktok', 'youtube', 'pinterest', 'snapchat', 'google'] as const;
-export const AD_PLACEMENTS = ['feed', 'story', 'square', 'portrait', 'landscape'] as const;
-export const AD_FORMATS = ['single_image', 'carousel', 'video'] as const;
-export const AD_CALLS_TO_ACTION = [
-  'shop_now',
-  'learn_more',
-  'sign_up',
-  'get_offer',
-  'order_now',
-  'subscribe',
-  'download',
-  'book_now',
-  'contact_us',
-  'watch_more',
-] as const;
-export const AD_OFFERS = ['discount', 'free_shipping', 'bundle', 'none'] as const;
-
-export const LANDING_URL_MAX_LENGTH = 2048;
-export const PRIMARY_TEXT_MAX_LENGTH = 5000;
-export const HEADLINE_MAX_LENGTH = 300;
-export const HOOK_NAME_MAX_LENGTH = 80;
-
-export type AdPlatform = (typeof AD_PLATFORMS)[number];
-export type AdPlacement = (typeof AD_PLACEMENTS)[number];
-export type AdFormat = (typeof AD_FORMATS)[number];
-export type AdCallToAction = (typeof AD_CALLS_TO_ACTION)[number];
-export type AdOffer = (typeof AD_OFFERS)[number];
 
 /** An http(s) address with a host, no spaces or control characters: ads_landing_url_format. */
 const LANDING_URL_PATTERN = /^https?:\/\/[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[0-9]{1,5})?([/?#][^\s\p{Cc}]*)?$/iu;

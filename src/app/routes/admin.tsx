@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { buttonClasses } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useSession } from '../../lib/auth-session.tsx';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../lib/admin-texts.ts';
 import { AdminAdsSection } from '../../features/admin-ads/components/admin-ads-section.tsx';
 import { AdminUtilitiesCard } from '../../features/admin-ads/components/admin-utilities-card.tsx';
 import { ImageTextBackfillCard } from '../../features/admin-image-text/components/image-text-backfill-card.tsx';
@@ -13,7 +13,7 @@ import { AdminUploadSection } from '../../features/admin-upload/components/admin
 import { isAdminQueryOptions } from '../../features/library/api/get-is-admin.ts';
 import { SiteLayout } from '../layout/site-layout.tsx';
 
-const T = TEXTS.adminPage;
+const T = ADMIN_TEXTS.adminPage;
 
 function Notice({ children }: { children: ReactNode }) {
   return (

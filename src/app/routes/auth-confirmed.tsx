@@ -4,7 +4,7 @@ import { buttonClasses } from '../../components/ui/button.tsx';
 import { CheckIcon } from '../../components/ui/icons.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useSession } from '../../lib/auth-session.tsx';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../lib/account-texts.ts';
 import { toast } from '../../lib/toast.ts';
 import { AuthCardLayout } from '../../features/auth/components/auth-card-layout.tsx';
 import { linkErrorOf } from '../../features/auth/components/reset-password-form.tsx';
@@ -18,7 +18,7 @@ import { redirectTargetFrom } from '../../features/auth/hooks/use-redirect-targe
  * email is confirmed and offers sign-in, never the library's error.
  */
 export function EmailConfirmedPage() {
-  const T = TEXTS.account.emailConfirmed;
+  const T = ACCOUNT_TEXTS.account.emailConfirmed;
   useDocumentTitle(T.documentTitle);
   const navigate = useNavigate();
   const location = useLocation();

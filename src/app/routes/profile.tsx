@@ -1,7 +1,7 @@
 import { Button } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useSession } from '../../lib/auth-session.tsx';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../lib/account-texts.ts';
 import { AccountInformationCard } from '../../features/auth/components/account-information-card.tsx';
 import { ChangePasswordCard } from '../../features/auth/components/change-password-card.tsx';
 import { ProfileCard } from '../../features/auth/components/profile-card.tsx';
@@ -13,7 +13,7 @@ import { ProfileSubscriptionCard } from './profile-subscription-card.tsx';
 
 /** /profile (guarded): the account's settings in cards. */
 export function ProfilePage() {
-  const T = TEXTS.profile;
+  const T = ACCOUNT_TEXTS.profile;
   useDocumentTitle(T.documentTitle);
   const { user } = useSession();
   const signOut = useSignOut();

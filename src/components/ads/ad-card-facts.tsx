@@ -1,6 +1,6 @@
 import type { ComponentType, SVGProps } from 'react';
 import type { Ad } from '../../lib/ad-schema.ts';
-import type { AdPlatform } from '../../lib/ad-facts.ts';
+import type { AdPlatform } from '../../lib/ad-fact-values.ts';
 import { runningDays } from '../../lib/calendar-days.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
 import { GoogleIcon, InstagramIcon, MetaIcon, PinterestIcon, SnapchatIcon, TikTokIcon, YouTubeIcon } from '../ui/icons.tsx';

@@ -212,7 +212,8 @@ describe('AdminUploadSection', () => {
     chooseFiles([imageFile('a.jpg')]);
     fireEvent.click(uploadAll());
     await screen.findByText('Processed all files.', {}, SLOW);
-    expect(statuses()).toEqual(['done']);
+    // The toast and the row's status are two renders: wait for the row.
+    await waitFor(() => expect(statuses()).toEqual(['done']), SLOW);
     expect(services.ads[0]!.image_text).toBeNull();
     expect(rows()[0]!.textContent).toContain('The text in the image could not be read. The ad is uploaded; "Read text in images" reads it later.');
     expect(document.body.textContent).not.toContain('worker failed');

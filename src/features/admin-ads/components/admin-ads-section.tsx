@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import type { ApiError } from '../../../lib/api-error.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { useDeleteAds } from '../api/delete-ads.ts';
 import { pageCount, useAdminAds, type AdminAd } from '../api/get-admin-ads.ts';
 import { useCatalogOptions } from '../api/get-catalog-options.ts';
@@ -18,7 +18,7 @@ import { FactsCsvTools } from './facts-csv-tools.tsx';
 import { FullImageDialog } from './full-image-dialog.tsx';
 import { errorTextOf } from '../../../lib/api-error.ts';
 
-const T = TEXTS.adminAds;
+const T = ADMIN_TEXTS.adminAds;
 /** The table loads once it comes within this distance of the viewport (spec). */
 export const ADMIN_TABLE_LOAD_MARGIN_PX = 100;
 

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { useTagAdsOfDay, yesterdayUtc } from '../api/tag-ads-of-day.ts';
 import { errorTextOf } from '../../../lib/api-error.ts';
 
-const T = TEXTS.adminUtilities;
+const T = ADMIN_TEXTS.adminUtilities;
 
 /** 'Tag Ads': gives a day's uploads (default yesterday, UTC) the Black Friday tag where they lack it. */
 export function AdminUtilitiesCard() {

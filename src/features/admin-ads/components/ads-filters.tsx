@@ -1,11 +1,11 @@
 import { CloseIcon, SearchIcon } from '../../../components/ui/icons.tsx';
 import { Select } from '../../../components/ui/select.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { ADMIN_SORTS, type AdminSort } from '../api/get-admin-ads.ts';
 import type { CatalogOption } from '../api/get-catalog-options.ts';
 import type { useAdminAdsQuery } from '../hooks/use-admin-ads-query.ts';
 
-const T = TEXTS.adminAds;
+const T = ADMIN_TEXTS.adminAds;
 
 interface AdsFiltersProps {
   state: ReturnType<typeof useAdminAdsQuery>;

@@ -1,15 +1,15 @@
 import { Fragment, useEffect, useRef, useState, type RefObject } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { adImageUrl } from '../../../lib/image-urls.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { AdminAd } from '../api/get-admin-ads.ts';
 import type { CatalogOption } from '../api/get-catalog-options.ts';
 import type { AdsChange } from '../api/update-ads.ts';
 import { FactCells } from './fact-cells.tsx';
 import { FactsEditor } from './facts-editor.tsx';
 
-const T = TEXTS.adminAds;
-const TF = TEXTS.adminFacts;
+const T = ADMIN_TEXTS.adminAds;
+const TF = ADMIN_TEXTS.adminFacts;
 /** The actions stay in view while the wide table scrolls sideways. */
 const STICKY_ACTIONS = 'sticky right-0 shadow-[-8px_0_8px_-8px_rgba(0,0,0,0.12)]';
 /** Every column: select, preview, brand, category, type, tags, five facts, created, actions. */

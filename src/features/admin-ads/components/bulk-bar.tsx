@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { CatalogOption } from '../api/get-catalog-options.ts';
 import { changesSomething, type AdsChange, type TypeChange } from '../api/update-ads.ts';
 import type { AdFactsChange } from '../../../lib/ad-facts.ts';
 import { BulkFacts, bulkFactsProblem } from './bulk-facts.tsx';
 import { TagPicker } from './tag-picker.tsx';
 
-const T = TEXTS.adminAds;
-const TF = TEXTS.adminFacts;
+const T = ADMIN_TEXTS.adminAds;
+const TF = ADMIN_TEXTS.adminFacts;
 const NO_CHANGE = '__no_change__';
 const CLEAR = '__clear__';
 

@@ -1,8 +1,9 @@
 import { AD_CALLS_TO_ACTION, AD_FORMATS, AD_OFFERS, AD_PLACEMENTS, AD_PLATFORMS, type AdFactsChange, type AdPlatform } from '../../../lib/ad-facts.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { CatalogOption } from '../api/get-catalog-options.ts';
 
-const T = TEXTS.adminFacts;
+const T = ADMIN_TEXTS.adminFacts;
 const F = TEXTS.adFacts;
 const NO_CHANGE = '__no_change__';
 const CLEAR = '__clear__';

@@ -1,8 +1,9 @@
 import { runningDays } from '../../../lib/ad-facts.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { AdminAdFacts } from '../api/get-admin-ad-facts.ts';
 
-const T = TEXTS.adminFacts;
+const T = ADMIN_TEXTS.adminFacts;
 const F = TEXTS.adFacts;
 const dash = <span className="text-neutral-400">{T.empty}</span>;
 const platformName = (name: string) => (F.platformNames as Record<string, string>)[name] ?? name;

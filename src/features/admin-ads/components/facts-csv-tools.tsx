@@ -1,7 +1,7 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorTextOf } from '../../../lib/api-error.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { toast } from '../../../lib/toast.ts';
 import { downloadCsv, exportFactsCsv, useImportAdFacts } from '../api/facts-csv.ts';
 import type { AdminAdsQuery } from '../api/get-admin-ads.ts';
@@ -11,7 +11,7 @@ import { FACTS_CSV_MAX_BYTES, factsCsvFileName, idsOfFile, previewImport, readFa
 import { readFileText } from '../lib/read-file-text.ts';
 import { ImportPreviewDialog } from './import-preview.tsx';
 
-const C = TEXTS.adminFacts.csv;
+const C = ADMIN_TEXTS.adminFacts.csv;
 
 function fileProblemText(problem: FileProblem): string {
   switch (problem.code) {

@@ -2,12 +2,13 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent,
 import { Button } from '../../../components/ui/button.tsx';
 import { AD_CALLS_TO_ACTION, AD_FORMATS, AD_OFFERS, AD_PLACEMENTS, AD_PLATFORMS } from '../../../lib/ad-facts.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { AdminAdFacts } from '../api/get-admin-ad-facts.ts';
 import type { CatalogOption } from '../api/get-catalog-options.ts';
 import type { AdsChange } from '../api/update-ads.ts';
 import { factCellsOf, PLATFORM_SEPARATOR, readFactCells, type FactColumn, type FactError } from '../lib/fact-cells.ts';
 
-const T = TEXTS.adminFacts;
+const T = ADMIN_TEXTS.adminFacts;
 const F = TEXTS.adFacts;
 
 const control =
@@ -166,10 +167,10 @@ export function FactsEditor({ adId, brand, facts, hooks, saving, onCancel, onSav
       </div>
       <div className="flex justify-end gap-2">
         <Button variant="ghost" size="sm" onClick={onCancel}>
-          {TEXTS.adminAds.cancel}
+          {ADMIN_TEXTS.adminAds.cancel}
         </Button>
         <Button type="submit" size="sm" disabled={!changed || saving}>
-          {TEXTS.adminAds.save}
+          {ADMIN_TEXTS.adminAds.save}
         </Button>
       </div>
     </form>

@@ -1,9 +1,10 @@
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent } from '../../../components/ui/dialog.tsx';
 import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { ImportPreview, ImportRowError } from '../lib/facts-csv.ts';
 
-const T = TEXTS.adminFacts;
+const T = ADMIN_TEXTS.adminFacts;
 const C = T.csv;
 
 /** The sentence for a refused row, by its code (and the fact's rule or the check's name). */

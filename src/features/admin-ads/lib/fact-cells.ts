@@ -1,6 +1,7 @@
 import { adFactFields, AD_PLATFORMS, type AdFactsChange } from '../../../lib/ad-facts.ts';
 import type { AdminAdFacts } from '../api/get-admin-ad-facts.ts';
 import type { CatalogOption } from '../api/get-catalog-options.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 
 /**
  * The facts written as text, one cell each: the CSV's fact columns and the
@@ -29,7 +30,7 @@ export const PLATFORM_SEPARATOR = '|';
 
 export type FactCells = Partial<Record<FactColumn, string>>;
 
-/** Why a cell or a row's facts were refused; each has its sentence in TEXTS.adminFacts.rules. */
+/** Why a cell or a row's facts were refused; each has its sentence in ADMIN_TEXTS.adminFacts.rules. */
 export type FactRule = FactColumn | 'seen_order' | 'last_seen_needs_first_seen' | 'running_needs_first_seen' | 'unknown_hook';
 
 export interface FactError {

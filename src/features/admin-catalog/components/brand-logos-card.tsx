@@ -3,14 +3,14 @@ import { toast } from '../../../lib/toast.ts';
 import { BrandMark } from '../../../components/ads/brand-mark.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { useRemoveBrandLogo, useUploadBrandLogo } from '../api/brand-logo.ts';
 import { useCatalogEntries, type CatalogEntry } from '../api/get-catalog-entries.ts';
 import { IMAGE_UPLOAD_TYPES, isUploadImageType } from '../api/storage-names.ts';
 import { AdminCard } from './admin-card.tsx';
 import { errorTextOf } from '../../../lib/api-error.ts';
 
-const T = TEXTS.adminManage;
+const T = ADMIN_TEXTS.adminManage;
 
 export const isUploadableImage = (file: File) => isUploadImageType(file.type);
 

@@ -3,12 +3,12 @@ import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { CATALOG_NAME_MAX_LENGTH } from '../../../lib/constants.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { useCatalogEntries, type CatalogEntry, type CatalogKind } from '../api/get-catalog-entries.ts';
 import { cleanName, useAddCatalogEntry, useDeleteCatalogEntry, useRenameCatalogEntry } from '../api/save-catalog-entry.ts';
 import { errorTextOf } from '../../../lib/api-error.ts';
 
-const T = TEXTS.adminManage;
+const T = ADMIN_TEXTS.adminManage;
 
 /** A new name counts when it has more than one character once trimmed (spec section 5). */
 export const canAddName = (name: string) => cleanName(name).length > 1;

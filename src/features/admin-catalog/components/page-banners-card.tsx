@@ -2,14 +2,14 @@ import { useRef, useState, type ChangeEvent } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { BANNER_PAGES, bannerUrl, usePageBanners, useRemovePageBanner, useSetPageBanner, type BannerPage } from '../api/page-banners.ts';
 import { IMAGE_UPLOAD_TYPES } from '../api/storage-names.ts';
 import { AdminCard } from './admin-card.tsx';
 import { isUploadableImage } from './brand-logos-card.tsx';
 import { errorTextOf } from '../../../lib/api-error.ts';
 
-const T = TEXTS.adminManage;
+const T = ADMIN_TEXTS.adminManage;
 
 /** The banner of the library, Black Friday and Top Picks pages: upload, replace, remove. */
 export function PageBannersCard() {

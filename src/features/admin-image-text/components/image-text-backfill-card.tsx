@@ -1,9 +1,9 @@
 import { Button } from '../../../components/ui/button.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { supabaseBackfillServices, type BackfillServices } from '../api/backfill-services.ts';
 import { useImageTextBackfill } from '../hooks/use-image-text-backfill.ts';
 
-const T = TEXTS.imageTextBackfill;
+const T = ADMIN_TEXTS.imageTextBackfill;
 
 /** /admin's "Read text in images": reads, in this browser, the image text of every ad that has none yet. */
 export function ImageTextBackfillCard({ services = supabaseBackfillServices }: { services?: BackfillServices }) {

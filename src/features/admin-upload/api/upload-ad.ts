@@ -1,12 +1,12 @@
 import type { AdFactsChange } from '../../../lib/ad-facts.ts';
 import { ApiError, errorTextOf } from '../../../lib/api-error.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { UnreadableImageError } from '../../../lib/media/image-variants.ts';
 import { newAdObjectPaths, originalExtension } from '../lib/object-paths.ts';
 import type { UploadBucket, UploadServices } from './upload-services.ts';
 
-const E = TEXTS.adminUpload.errors;
-const R = TEXTS.adminUpload.errorReasons;
+const E = ADMIN_TEXTS.adminUpload.errors;
+const R = ADMIN_TEXTS.adminUpload.errorReasons;
 
 export interface AdUpload {
   file: File;

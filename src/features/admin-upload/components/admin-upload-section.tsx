@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { supabaseUploadServices, type UploadServices } from '../api/upload-services.ts';
 import { useUploadCatalog } from '../hooks/use-upload-catalog.ts';
 import { useUploadQueue, type UploadDefaults as Defaults } from '../hooks/use-upload-queue.ts';
@@ -11,7 +11,7 @@ import { UploadQueueRow } from './upload-queue-row.tsx';
 import { EMPTY_UPLOAD_FACTS, type UploadFactsForm } from '../lib/upload-facts.ts';
 import { UploadFactsFields } from './upload-facts-fields.tsx';
 
-const T = TEXTS.adminUpload;
+const T = ADMIN_TEXTS.adminUpload;
 
 /** /admin's bulk upload: drop images, set brand, category and tags, Upload all. */
 export function AdminUploadSection({ services = supabaseUploadServices }: { services?: UploadServices }) {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 
-const T = TEXTS.adminUpload.imageText;
+const T = ADMIN_TEXTS.adminUpload.imageText;
 /** Longer texts show their start, with Show all. */
 const SHORT = 160;
 

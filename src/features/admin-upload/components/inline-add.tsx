@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { UploadCatalogItem, UploadCatalogKind, UploadServices } from '../api/upload-services.ts';
 import { useAddCatalogEntry } from '../hooks/use-upload-catalog.ts';
 import { errorTextOf } from '../../../lib/api-error.ts';
 
-const T = TEXTS.adminUpload;
+const T = ADMIN_TEXTS.adminUpload;
 
 interface InlineAddProps {
   services: UploadServices;

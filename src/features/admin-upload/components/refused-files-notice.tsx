@@ -1,7 +1,7 @@
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { RefusalReason, RefusedFile } from '../lib/file-names.ts';
 
-const T = TEXTS.adminUpload.refused;
+const T = ADMIN_TEXTS.adminUpload.refused;
 
 function reasonText(reason: RefusalReason): string {
   return reason.kind === 'unsupported-format' ? T.reasons['unsupported-format'](reason.format) : T.reasons[reason.kind];

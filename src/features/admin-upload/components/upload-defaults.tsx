@@ -1,11 +1,11 @@
 import { Button } from '../../../components/ui/button.tsx';
 import { Select } from '../../../components/ui/select.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { UploadCatalogItem, UploadServices } from '../api/upload-services.ts';
 import type { UploadDefaults as Defaults } from '../hooks/use-upload-queue.ts';
 import { InlineAdd } from './inline-add.tsx';
 
-const T = TEXTS.adminUpload;
+const T = ADMIN_TEXTS.adminUpload;
 
 interface UploadDefaultsProps {
   services: UploadServices;

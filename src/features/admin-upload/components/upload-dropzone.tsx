@@ -1,7 +1,7 @@
 import { useRef, useState, type DragEvent } from 'react';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 
-const T = TEXTS.adminUpload;
+const T = ADMIN_TEXTS.adminUpload;
 
 /** Drop images here or click to pick them; the queue keeps the images it can take and names the rest. */
 export function UploadDropzone({ onFiles }: { onFiles: (files: File[]) => void }) {

@@ -2,10 +2,11 @@ import type { ReactNode } from 'react';
 import { Select } from '../../../components/ui/select.tsx';
 import { AD_CALLS_TO_ACTION, AD_FORMATS, AD_OFFERS, AD_PLACEMENTS, AD_PLATFORMS, HEADLINE_MAX_LENGTH, LANDING_URL_MAX_LENGTH, PRIMARY_TEXT_MAX_LENGTH } from '../../../lib/ad-facts.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { UploadCatalogItem } from '../api/upload-services.ts';
 import type { FileFactsOverrides, UploadFactKey, UploadFactsForm } from '../lib/upload-facts.ts';
 
-const T = TEXTS.adminUpload.facts;
+const T = ADMIN_TEXTS.adminUpload.facts;
 const N = TEXTS.adFacts;
 
 export const FACT_LABELS: Record<UploadFactKey, string> = {

@@ -1,7 +1,7 @@
 import { memo, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Select } from '../../../components/ui/select.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { UploadCatalogItem } from '../api/upload-services.ts';
 import type { UploadItem, UploadStatus } from '../hooks/use-upload-queue.ts';
 import { sizeInKb } from '../lib/file-names.ts';
@@ -9,7 +9,7 @@ import type { FileFactsOverrides, UploadFactKey, UploadFactsForm } from '../lib/
 import { ImageTextNote } from './image-text-note.tsx';
 import { FACT_LABELS, UploadFactsFields } from './upload-facts-fields.tsx';
 
-const T = TEXTS.adminUpload;
+const T = ADMIN_TEXTS.adminUpload;
 
 const STATUS_STYLES: Record<UploadStatus, string> = {
   pending: 'bg-neutral-100 text-neutral-700',

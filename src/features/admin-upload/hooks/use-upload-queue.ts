@@ -2,13 +2,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { AD_LISTS_KEY } from '../../../lib/ad-list-cache.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { uploadAd } from '../api/upload-ad.ts';
 import type { UploadServices } from '../api/upload-services.ts';
 import { sanitizeFileName, sortChosenFiles, type RefusedFile } from '../lib/file-names.ts';
 import { checkUploadFacts, factsOfFile, type FileFactsOverrides, type UploadFactKey, type UploadFactsForm } from '../lib/upload-facts.ts';
 
-const T = TEXTS.adminUpload;
+const T = ADMIN_TEXTS.adminUpload;
 
 export type UploadStatus = 'pending' | 'uploading' | 'done' | 'error';
 

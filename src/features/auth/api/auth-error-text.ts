@@ -1,6 +1,6 @@
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 
-const E = TEXTS.account.errors;
+const E = ACCOUNT_TEXTS.account.errors;
 
 /** Supabase Auth's error codes, each with our sentence. */
 const TEXT_BY_CODE: Record<string, string> = {

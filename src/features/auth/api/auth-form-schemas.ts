@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { PASSWORD_MIN_LENGTH } from '../../../lib/constants.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 
-const V = TEXTS.account.validation;
+const V = ACCOUNT_TEXTS.account.validation;
 
 const asciiEmail = z.string().check(z.email());
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Z}]/u;

@@ -1,5 +1,5 @@
 import { supabase } from '../../../lib/supabase-client.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 import { authErrorText } from './auth-error-text.ts';
 
 /**
@@ -11,6 +11,6 @@ export async function ensureRecoverySession(code: string | null): Promise<{ ok: 
   if (data.session) return { ok: true, error: null };
   if (!code) return { ok: false, error: null };
   const exchanged = await supabase.auth.exchangeCodeForSession(code);
-  if (exchanged.error || !exchanged.data.session) return { ok: false, error: authErrorText(exchanged.error, { unexpected_failure: TEXTS.account.errors.linkExpired }) ?? TEXTS.account.errors.linkExpired };
+  if (exchanged.error || !exchanged.data.session) return { ok: false, error: authErrorText(exchanged.error, { unexpected_failure: ACCOUNT_TEXTS.account.errors.linkExpired }) ?? ACCOUNT_TEXTS.account.errors.linkExpired };
   return { ok: true, error: null };
 }

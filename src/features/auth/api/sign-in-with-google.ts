@@ -1,12 +1,12 @@
 import { supabase } from '../../../lib/supabase-client.ts';
 import { authErrorText } from './auth-error-text.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 
 /** Our sentence for a refused provider request, by the auth server's code. */
 async function refusalMessage(response: Response): Promise<string> {
   const body = (await response.json().catch(() => null)) as { error_code?: string; code?: string | number } | null;
   const code = body?.error_code ?? (typeof body?.code === 'string' ? body.code : undefined);
-  return code === 'validation_failed' ? TEXTS.account.errors.providerDisabled : (authErrorText({ code, status: response.status }) ?? TEXTS.account.errors.unexpected);
+  return code === 'validation_failed' ? ACCOUNT_TEXTS.account.errors.providerDisabled : (authErrorText({ code, status: response.status }) ?? ACCOUNT_TEXTS.account.errors.unexpected);
 }
 
 /**
@@ -16,7 +16,7 @@ async function refusalMessage(response: Response): Promise<string> {
 export async function signInWithGoogle(redirectTo: string): Promise<{ error: string | null }> {
   const { data, error } = await supabase.auth.signInWithOAuth({ provider: 'google', options: { redirectTo, skipBrowserRedirect: true } });
   if (error) return { error: authErrorText(error) };
-  if (!data.url) return { error: TEXTS.account.errors.providerDisabled };
+  if (!data.url) return { error: ACCOUNT_TEXTS.account.errors.providerDisabled };
   const probe = await fetch(data.url, { redirect: 'manual', credentials: 'omit' }).catch(() => null);
   if (probe && probe.type !== 'opaqueredirect' && probe.status >= 400) return { error: await refusalMessage(probe) };
   window.location.assign(data.url);

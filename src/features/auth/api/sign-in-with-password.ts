@@ -1,13 +1,13 @@
 import { supabase } from '../../../lib/supabase-client.ts';
 import { authErrorText } from './auth-error-text.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 
 export interface Credentials {
   email: string;
   password: string;
 }
 
-const SIGN_IN_TEXTS = { over_request_rate_limit: TEXTS.account.errors.tooManySignIns };
+const SIGN_IN_TEXTS = { over_request_rate_limit: ACCOUNT_TEXTS.account.errors.tooManySignIns };
 
 /** Password sign-in; the error is our sentence for its code, shown under the form. */
 export async function signInWithPassword({ email, password }: Credentials): Promise<{ error: string | null }> {

@@ -1,11 +1,11 @@
 import type { User } from '@supabase/supabase-js';
 import { formatDate } from '../../../lib/formatting.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 import { ProfileCard } from './profile-card.tsx';
 
 /** The account's id, creation date and whether its email is confirmed. */
 export function AccountInformationCard({ user }: { user: User }) {
-  const T = TEXTS.profile.account;
+  const T = ACCOUNT_TEXTS.profile.account;
   const rows: Array<[string, string]> = [
     [T.userId, user.id],
     [T.created, formatDate(user.created_at)],

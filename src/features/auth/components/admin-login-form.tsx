@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 import { signInWithPassword } from '../api/sign-in-with-password.ts';
 import { signUp } from '../api/sign-up.ts';
 import { confirmationLinkTarget } from '../hooks/use-redirect-target.ts';
@@ -10,7 +10,7 @@ import { FormError, FormField } from './form-field.tsx';
 
 /** The older admin screen: sign in or create an account with just email and password. */
 export function AdminLoginForm() {
-  const T = TEXTS.account;
+  const T = ACCOUNT_TEXTS.account;
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 
 interface AuthCardLayoutProps {
   title: string;
@@ -17,7 +17,7 @@ export function AuthCardLayout({ title, subtitle, children, footer }: AuthCardLa
       <header className="flex h-14 items-center px-4 sm:h-16 sm:px-6 lg:px-8">
         <Link to="/library" className="flex items-center gap-2 text-neutral-950" aria-label="Obyect – Library">
           <img src="/favicon.svg" alt="" className="h-7 w-7" />
-          <span className="text-[17px] font-bold tracking-tight">{TEXTS.account.brand}</span>
+          <span className="text-[17px] font-bold tracking-tight">{ACCOUNT_TEXTS.account.brand}</span>
         </Link>
       </header>
       <main className="flex flex-1 flex-col items-center px-4 pt-4 pb-16 sm:justify-center sm:pt-0">

@@ -2,15 +2,15 @@ import { useState, type FormEvent } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { PASSWORD_MIN_LENGTH } from '../../../lib/constants.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 import { updatePassword } from '../api/update-account.ts';
 import { FormField } from './form-field.tsx';
 import { ProfileCard } from './profile-card.tsx';
 
 /** A new password for the signed-in user, with the current one as proof; checked for length and confirmation first. */
 export function ChangePasswordCard() {
-  const T = TEXTS.profile.password;
-  const toasts = TEXTS.account.toasts;
+  const T = ACCOUNT_TEXTS.profile.password;
+  const toasts = ACCOUNT_TEXTS.account.toasts;
   const [currentPassword, setCurrentPassword] = useState('');
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
@@ -19,7 +19,7 @@ export function ChangePasswordCard() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (currentPassword === '') {
-      toast.error(toasts.passwordUpdateFailed.title, { description: TEXTS.account.validation.currentPasswordRequired });
+      toast.error(toasts.passwordUpdateFailed.title, { description: ACCOUNT_TEXTS.account.validation.currentPasswordRequired });
       return;
     }
     if (password.length < PASSWORD_MIN_LENGTH) {

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, buttonClasses } from '../../../components/ui/button.tsx';
 import { CheckIcon } from '../../../components/ui/icons.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 import { fieldErrorsOf, forgotPasswordFormSchema, type FieldErrors } from '../api/auth-form-schemas.ts';
 import { requestPasswordReset } from '../api/request-password-reset.ts';
 import { FormError, FormField } from './form-field.tsx';
@@ -11,7 +11,7 @@ type ForgotPasswordForm = { email: string };
 
 /** Asks for one reset email, then says to check the inbox. */
 export function ForgotPasswordForm() {
-  const T = TEXTS.account;
+  const T = ACCOUNT_TEXTS.account;
   const [form, setForm] = useState<ForgotPasswordForm>({ email: '' });
   const [errors, setErrors] = useState<FieldErrors<ForgotPasswordForm>>({});
   const [serverError, setServerError] = useState<string | null>(null);

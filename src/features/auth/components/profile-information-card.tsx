@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { User } from '@supabase/supabase-js';
 import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 import { fieldErrorsOf, profileFormSchema } from '../api/auth-form-schemas.ts';
 import { updateProfile } from '../api/update-account.ts';
 import { profileIdentityOf } from '../hooks/profile-identity.ts';
@@ -12,7 +12,7 @@ import { ProfileCard } from './profile-card.tsx';
 
 /** Name (editable), email (changes need the current password and verification of the new address) and the avatar. */
 export function ProfileInformationCard({ user }: { user: User }) {
-  const T = TEXTS.profile.information;
+  const T = ACCOUNT_TEXTS.profile.information;
   const identity = profileIdentityOf(user);
   const currentEmail = user.email ?? '';
   const [fullName, setFullName] = useState(identity.fullName);
@@ -34,7 +34,7 @@ export function ProfileInformationCard({ user }: { user: User }) {
     }
     setEmailError(undefined);
     if (emailChanged && currentPassword === '') {
-      setCurrentPasswordError(TEXTS.account.validation.currentPasswordRequired);
+      setCurrentPasswordError(ACCOUNT_TEXTS.account.validation.currentPasswordRequired);
       return;
     }
     setCurrentPasswordError(undefined);
@@ -46,10 +46,10 @@ export function ProfileInformationCard({ user }: { user: User }) {
     });
     setPending(false);
     if (error) {
-      toast.error(TEXTS.account.toasts.updateFailed.title, { description: error });
+      toast.error(ACCOUNT_TEXTS.account.toasts.updateFailed.title, { description: error });
       return;
     }
-    toast.success(TEXTS.account.toasts.profileUpdated.title, emailChanged ? { description: T.emailChangeSent(parsed.data.email) } : undefined);
+    toast.success(ACCOUNT_TEXTS.account.toasts.profileUpdated.title, emailChanged ? { description: T.emailChangeSent(parsed.data.email) } : undefined);
     if (emailChanged) {
       setEmail(currentEmail);
       setCurrentPassword('');

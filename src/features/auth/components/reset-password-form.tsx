@@ -4,7 +4,7 @@ import { toast } from '../../../lib/toast.ts';
 import { Button, buttonClasses } from '../../../components/ui/button.tsx';
 import { CheckIcon } from '../../../components/ui/icons.tsx';
 import { RESET_REDIRECT_MS } from '../../../lib/constants.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 import { fieldErrorsOf, resetPasswordFormSchema, type FieldErrors } from '../api/auth-form-schemas.ts';
 import { ensureRecoverySession } from '../api/exchange-recovery-code.ts';
 import { finishPasswordRecovery } from '../api/update-account.ts';
@@ -19,7 +19,7 @@ export function linkErrorOf({ search, hash }: { search: string; hash: string }):
   for (const params of [new URLSearchParams(hash.replace(/^#/, '')), new URLSearchParams(search)]) {
     if (params.has('error') || params.has('error_code') || params.has('error_description')) {
       // Our sentence for the link's error code, never the server's description.
-      return authErrorText({ code: params.get('error_code') ?? 'otp_expired' }) ?? TEXTS.account.errors.linkExpired;
+      return authErrorText({ code: params.get('error_code') ?? 'otp_expired' }) ?? ACCOUNT_TEXTS.account.errors.linkExpired;
     }
   }
   return null;
@@ -33,7 +33,7 @@ type LinkState = { status: 'checking' } | { status: 'ready' } | { status: 'inval
  * at all goes back to sign-in.
  */
 export function ResetPasswordForm() {
-  const T = TEXTS.account;
+  const T = ACCOUNT_TEXTS.account;
   const navigate = useNavigate();
   const location = useLocation();
   // The URL as the link left it: the client and the router may rewrite it while the session is set up.

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 import { fieldErrorsOf, signInFormSchema, type FieldErrors } from '../api/auth-form-schemas.ts';
 import { signInWithPassword } from '../api/sign-in-with-password.ts';
 import { useRedirectTarget } from '../hooks/use-redirect-target.ts';
@@ -13,7 +13,7 @@ type SignInForm = { email: string; password: string };
 
 /** Email and password sign-in, then on to the safe redirect target (default /library). */
 export function SignInForm() {
-  const T = TEXTS.account;
+  const T = ACCOUNT_TEXTS.account;
   const navigate = useNavigate();
   const { search } = useLocation();
   const target = useRedirectTarget();

@@ -3,7 +3,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { CheckIcon } from '../../../components/ui/icons.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 import { fieldErrorsOf, signUpFormSchema, type FieldErrors } from '../api/auth-form-schemas.ts';
 import { signUp } from '../api/sign-up.ts';
 import { confirmationLinkTarget, useRedirectTarget } from '../hooks/use-redirect-target.ts';
@@ -14,7 +14,7 @@ type SignUpForm = { firstName: string; lastName: string; email: string; password
 
 /** Account creation with names and the required terms checkbox; the emailed link finishes it. */
 export function SignUpForm() {
-  const T = TEXTS.account;
+  const T = ACCOUNT_TEXTS.account;
   const { search } = useLocation();
   const target = useRedirectTarget();
   const [form, setForm] = useState<SignUpForm>({ firstName: '', lastName: '', email: '', password: '', acceptedTerms: false });

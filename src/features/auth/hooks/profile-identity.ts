@@ -16,7 +16,7 @@ export function profileIdentityOf(user: User | null): ProfileIdentity {
   const metadata = (user?.user_metadata ?? {}) as Record<string, unknown>;
   const fullName = text(metadata.full_name) || text(metadata.name) || [text(metadata.first_name), text(metadata.last_name)].filter(Boolean).join(' ');
   const emailPrefix = user?.email?.split('@')[0] ?? '';
-  const displayName = fullName || emailPrefix || TEXTS.profile.fallbackName;
+  const displayName = fullName || emailPrefix || TEXTS.shell.profileFallbackName;
   const avatarUrl = text(metadata.avatar_url) || text(metadata.picture) || null;
   const words = displayName.split(/\s+/).filter(Boolean);
   const initials = ((words[0]?.[0] ?? '') + (words.length > 1 ? (words[words.length - 1]?.[0] ?? '') : '')).toUpperCase() || 'P';

@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { useSession } from '../../../lib/auth-session.tsx';
 import { formatDate, formatPrice } from '../../../lib/formatting.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
+import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 import { periodEndIso } from '../api/check-subscription.ts';
 import { useCancelSubscription } from '../api/cancel-subscription.ts';
 import { BillingFunctionError } from '../api/function-error.ts';
@@ -30,7 +31,7 @@ function portalFailureText(error: unknown): string {
  * and cancelling, or Upgrade Plan for those without a subscription.
  */
 export function SubscriptionPlan() {
-  const T = TEXTS.profile.subscription;
+  const T = ACCOUNT_TEXTS.profile.subscription;
   const B = TEXTS.billing;
   const { user } = useSession();
   const entitlement = useEntitlement();

@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { adPageSchema, type AdPage } from '../../../lib/ad-schema.ts';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
-import type { AdFormat, AdOffer, AdPlatform } from '../../../lib/ad-facts.ts';
+import type { AdFormat, AdOffer, AdPlatform } from '../../../lib/ad-fact-values.ts';
 import { AD_LIST_CACHE_MS, PAGE_SIZE } from '../../../lib/constants.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 

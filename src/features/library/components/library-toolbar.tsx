@@ -1,6 +1,6 @@
 import { FilterToolbar } from '../../../components/filters/filter-toolbar.tsx';
 import type { FilterOption, FilterSet } from '../../../components/filters/filter-model.ts';
-import { AD_FORMATS, AD_OFFERS, AD_PLATFORMS } from '../../../lib/ad-facts.ts';
+import { AD_FORMATS, AD_OFFERS, AD_PLATFORMS } from '../../../lib/ad-fact-values.ts';
 import { TAG_FILTER_MAX } from '../../../lib/constants.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import type { LibraryFiltersState } from '../hooks/use-library-filters.ts';

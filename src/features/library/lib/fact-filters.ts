@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { AD_FORMATS, AD_OFFERS, AD_PLATFORMS, type AdFormat, type AdOffer, type AdPlatform } from '../../../lib/ad-facts.ts';
+import { AD_FORMATS, AD_OFFERS, AD_PLATFORMS, type AdFormat, type AdOffer, type AdPlatform } from '../../../lib/ad-fact-values.ts';
 import type { LibrarySort } from '../api/list-library-ads.ts';
 
 /** The "running at least" choices, in days. */
