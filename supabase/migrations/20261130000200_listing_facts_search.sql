@@ -240,7 +240,7 @@ begin
          || ' - a.first_seen + 1 >= $16'
          -- The same ads and maybe a few more, in the terms of the running and ended ads' indexes, for the planner to
          -- read them there when they are few: no sighting is after the latest day begun on Earth.
-         || ' and ((a.still_running and a.first_seen <= private.latest_today() - $16 + 1)'
+         || ' and ((a.still_running and a.first_seen <= ' || quote_literal(private.latest_today()) || '::date - $16 + 1)'
          || ' or (not a.still_running and a.last_seen is not null and (a.first_seen - a.last_seen) <= 1 - $16))' else '' end
     || case when v_running then ' and a.still_running' else '' end;
   -- Conditions on ads a; $1..$7 are bound below.
