@@ -117,13 +117,14 @@ async function timed(timings: SeedTimings[], step: string, fn: () => Promise<voi
 }
 
 /**
- * Seeds the catalogue, three people and adCount ads with their facts and copy in set-based SQL. Ads and
- * their tags are written with triggers off (session_replication_role =
- * replica, as the owner), so what the triggers would maintain is written here
- * consistently: the board flags match the system tags, ad_tags carry their
- * ad's created_at, each ad's card is private.ad_card's, its search text and words private.ad_search_text's, private.ad_counts
- * holds the total and private.tag_ad_counts each tag's. No storage.objects rows
- * are written: only the trigger that is off requires them.
+ * Seeds the catalogue, three people and adCount ads with their facts and copy
+ * in set-based SQL. Ads and their tags are written with triggers off
+ * (session_replication_role = replica, as the owner), so what the triggers
+ * would maintain is written here consistently: the board flags match the
+ * system tags, ad_tags carry their ad's created_at, each ad's card is
+ * private.ad_card's and its search text and words private.ad_search_text's,
+ * private.ad_counts holds the total and private.tag_ad_counts each tag's. No
+ * storage.objects rows are written: only the trigger that is off requires them.
  */
 export async function seedBench(db: Queryable, adCount: number): Promise<{ data: BenchData; timings: SeedTimings[] }> {
   const timings: SeedTimings[] = [];

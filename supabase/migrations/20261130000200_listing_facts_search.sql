@@ -152,6 +152,17 @@ declare
   v_tag int;
   v_hashjoin text := current_setting('enable_hashjoin');
   v_workers text := current_setting('max_parallel_workers_per_gather');
+  -- How common the search is among the board's newest ads: a search found in fewer than 61 of them is read through
+  -- the search index (a walk of the ordered index would pass over most of the board to fill a page).
+  c_probe constant int := 3000;
+  v_word_hits int := 0;
+  v_part_hits int := 0;
+  v_rare_words boolean := false;
+  v_rare_parts boolean := false;
+  v_rare boolean := false;
+  v_indexscan text := current_setting('enable_indexscan');
+  v_indexonlyscan text := current_setting('enable_indexonlyscan');
+  v_seqscan text := current_setting('enable_seqscan');
 begin
   if p_board is null or p_board not in ('library', 'black-friday', 'top-picks') then
     raise exception 'Unknown board %', p_board using errcode = 'P0001', detail = 'unknown_board';
@@ -229,7 +240,7 @@ begin
          || ' - a.first_seen + 1 >= $16'
          -- The same ads and maybe a few more, in the terms of the running and ended ads' indexes, for the planner to
          -- read them there when they are few: no sighting is after the latest day begun on Earth.
-         || ' and ((a.still_running and a.first_seen <= private.latest_today() - $16 + 1)'
+         || ' and ((a.still_running and a.first_seen <= ' || quote_literal(private.latest_today()) || '::date - $16 + 1)'
          || ' or (not a.still_running and a.last_seen is not null and (a.first_seen - a.last_seen) <= 1 - $16))' else '' end
     || case when v_running then ' and a.still_running' else '' end;
   -- Conditions on ads a; $1..$7 are bound below.
@@ -244,9 +255,24 @@ begin
     || v_facts
     || case when v_search is not null and v_sort <> 'relevance' then ' and (' || v_word_match || ' or ' || v_phrase_match || ')' else '' end;
 
+  if v_search is not null then
+    execute 'select count(*) filter (where ' || v_word_match || '), count(*) filter (where ' || v_phrase_match
+      || ' and not coalesce(' || v_word_match || ', false)) from (select a.search_vector, a.search_text from public.ads a where '
+      || v_board || ' order by a.created_at desc, a.id desc limit ' || c_probe || ') a'
+      into v_word_hits, v_part_hits
+      using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+            null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+    v_rare_words := v_word_hits <= c_page_size;
+    v_rare_parts := v_part_hits <= c_page_size;
+    v_rare := v_word_hits + v_part_hits <= c_page_size;
+  end if;
+
   if v_sort = 'relevance' then
     -- Whole-word matches first, then the ads only the text anywhere matches; newest first within each.
     if v_after_tier is distinct from 2 then
+      if v_rare_words then
+        perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
+      end if;
       execute 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), ''{}'') from ('
         || 'select a.id, a.created_at from public.ads a where ' || v_conditions || ' and ' || v_word_match
         || case when v_after_tier = 1 then ' and (a.created_at, a.id) < ($6, $7)' else '' end
@@ -254,10 +280,14 @@ begin
         into v_ids
         using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
               null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+      perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true), set_config('enable_seqscan', v_seqscan, true);
     else
       v_ids := '{}';
     end if;
     if cardinality(v_ids) <= c_page_size then
+      if v_rare_parts then
+        perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
+      end if;
       execute 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), ''{}'') from ('
         || 'select a.id, a.created_at from public.ads a where ' || v_conditions || ' and ' || v_phrase_match
         || ' and not coalesce(' || v_word_match || ', false)'
@@ -266,6 +296,7 @@ begin
         into v_more
         using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
               null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+      perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true), set_config('enable_seqscan', v_seqscan, true);
       v_ids := v_ids || v_more;
     end if;
 
@@ -298,17 +329,24 @@ begin
           || ' order by a.last_seen desc, a.id limit 61)'
           || ') s order by s.k desc, s.id limit 61';
       end if;
+      if v_rare then
+        perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
+      end if;
       execute 'select coalesce(array_agg(r.id order by r.n), ''{}'') from (select q.id, row_number() over () as n from ('
         || v_sql || ') q) r'
         into v_ids
         using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
               null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase,
               v_after_days, v_after_seen;
+      perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true), set_config('enable_seqscan', v_seqscan, true);
     else
       v_ids := '{}';
     end if;
     -- No undated ad runs any number of days.
     if cardinality(v_ids) <= c_page_size and p_min_running_days is null then
+      if v_rare then
+        perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
+      end if;
       execute 'select coalesce(array_agg(r.id order by r.id), ''{}'') from ('
         || 'select a.id from public.ads a where ' || v_conditions || ' and not a.still_running and a.last_seen is null'
         || case when v_cursor is not null and v_after_days is null and v_after_seen is null then ' and a.id > $7' else '' end
@@ -316,6 +354,7 @@ begin
         into v_more
         using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
               null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+      perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true), set_config('enable_seqscan', v_seqscan, true);
       v_ids := v_ids || v_more;
     end if;
 
@@ -350,6 +389,9 @@ begin
         || ' order by a.created_at desc, a.id desc limit 61';
     end if;
 
+    if v_rare then
+      perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
+    end if;
     if v_merge then
       -- The planner cannot tell how many ads two tags share and would hash one whole range (parallel workers
       -- included) to find 61 rows: for this statement only, it merges the ordered ranges it is given.
@@ -362,6 +404,7 @@ begin
     if v_merge then
       perform set_config('enable_hashjoin', v_hashjoin, true), set_config('max_parallel_workers_per_gather', v_workers, true);
     end if;
+    perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true), set_config('enable_seqscan', v_seqscan, true);
   end if;
 
   -- The page in its order (clear ads first for a viewer without valid access; the cursor stays the last row
