@@ -20,21 +20,22 @@ const platformIcons: Record<AdPlatform, ComponentType<SVGProps<SVGSVGElement>>> 
 const isKnownPlatform = (platform: string): platform is AdPlatform => Object.hasOwn(platformIcons, platform);
 
 /**
- * How long an ad ran and where, as a chip laid over the bottom of its image:
- * over it, not below it, so the card is exactly as tall as the masonry grid
- * assumes (docs/decisions/0031). Shown on locked cards too: the facts are the
- * teaser. Not interactive (clicks pass through to the image); read as text,
- * each platform by its name. Nothing when the ad has neither.
+ * How long an ad ran and where, in a strip of fixed height under the image:
+ * every card has it, facts or not, so a card's height is its image's plus a
+ * constant and the masonry grid knows it before anything loads
+ * (docs/decisions/0031); the creative itself is never covered. Shown on locked
+ * cards too: the facts are the teaser. Not interactive; read as text, each
+ * platform by its name.
  */
 export function AdCardFacts({ ad, now }: { ad: Ad; now?: Date }) {
   const days = runningDays(ad.first_seen, ad.last_seen, ad.still_running, now);
   const platforms = (ad.platforms ?? []).filter(isKnownPlatform);
-  if (days === null && platforms.length === 0) return null;
+  if (days === null && platforms.length === 0) return <div className="h-8 border-t border-neutral-100" aria-hidden="true" />;
 
   return (
     <div
       data-testid="ad-card-facts"
-      className="pointer-events-none absolute bottom-2 left-2 flex max-w-[calc(100%-1rem)] flex-wrap items-center gap-x-1.5 gap-y-1 rounded-full bg-white/90 px-2 py-1 text-[11px] leading-none font-semibold text-neutral-900 shadow-sm ring-1 ring-black/10 backdrop-blur-sm"
+      className="flex h-8 items-center gap-x-1.5 overflow-hidden border-t border-neutral-100 px-3 text-[11px] leading-none font-semibold whitespace-nowrap text-neutral-800"
     >
       {days !== null && (
         <span className="inline-flex items-center gap-1 tabular-nums">
@@ -44,7 +45,7 @@ export function AdCardFacts({ ad, now }: { ad: Ad; now?: Date }) {
         </span>
       )}
       {platforms.length > 0 && (
-        <ul aria-label={T.platforms} className={`flex items-center gap-1 text-neutral-700 ${days !== null ? 'border-l border-neutral-300 pl-1.5' : ''}`}>
+        <ul aria-label={T.platforms} className={`flex items-center gap-1 text-neutral-600 ${days !== null ? 'ml-auto' : ''}`}>
           {platforms.map((platform) => {
             const PlatformIcon = platformIcons[platform];
             return (

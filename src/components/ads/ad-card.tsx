@@ -110,7 +110,7 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
           </span>
         </button>
       )}
-      {/* After the image (so above a locked card's overlay), on the article: the image is its last row, so this sits on the image's bottom edge and adds no height. */}
+      {/* Under the image: a strip of the same height on every card, so the grid's card chrome stays one constant. */}
       <AdCardFacts ad={ad} />
     </article>
   );

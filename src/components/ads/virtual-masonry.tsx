@@ -14,8 +14,8 @@ interface VirtualMasonryProps<T extends MasonryItem> {
 
 /** Matches the card grid's gutters: 12 px, and 16 px from Tailwind's `sm` (640 px) up. */
 const gapFor = (viewportWidth: number) => (viewportWidth >= 640 ? 16 : 12);
-/** A card's header and borders, until the first card is measured. */
-const DEFAULT_CHROME_PX = 54;
+/** A card's header, facts strip and borders (86.25 px measured at 1440 px), until the first card is measured. */
+const DEFAULT_CHROME_PX = 86;
 /**
  * Cards mounted per frame once the grid has painted: a frame that mounts a
  * whole band after a fast fling (25 cards at 1440 px) runs past 50 ms here.

@@ -37,7 +37,7 @@ describe('the facts on a card', () => {
     expect(within(platforms).getAllByRole('img').map((icon) => icon.getAttribute('aria-label'))).toEqual(['TikTok', 'Meta']);
   });
 
-  it('shows the facts on a locked card, over its blurred preview and after the lock, without a Tab stop of its own', () => {
+  it('shows the facts on a locked card, under its blurred preview and outside the lock, without a Tab stop of its own', () => {
     renderCard(makeAd({ ...ranOnTikTokAndMeta, still_running: false, locked: true }));
     const card = screen.getByTestId('ad-card');
     expect(card.dataset.locked).toBe('true');
@@ -45,12 +45,13 @@ describe('the facts on a card', () => {
     expect(chip.textContent).toContain('Running 89 days');
     expect(chip.textContent).not.toContain('still running');
     expect(within(chip).getByRole('img', { name: 'Meta' })).toBeTruthy();
-    // Not inside the lock button (whose label would hide it), drawn after it, so its overlay does not cover it.
+    // Not inside the lock button (whose label would hide it), after it: a strip under the image, not over it.
     const lockButton = within(card).getByRole('button', { name: /locked|subscribe|unlock/i });
     expect(lockButton.contains(chip)).toBe(false);
     expect(lockButton.compareDocumentPosition(chip) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(chip.querySelectorAll('a, button, [tabindex]')).toHaveLength(0);
-    expect([...chip.classList]).toEqual(expect.arrayContaining(['pointer-events-none', 'absolute']));
+    expect([...chip.classList]).toEqual(expect.arrayContaining(['h-8']));
+    expect([...chip.classList]).not.toContain('absolute');
   });
 
   it('shows only the platforms when the ad has no dates, and only the days without platforms', () => {
@@ -63,13 +64,15 @@ describe('the facts on a card', () => {
     expect(screen.queryByRole('list', { name: 'Platforms' })).toBeNull();
   });
 
-  it('shows nothing for an ad without facts, an ended ad without a last seen day, or an answer from before the facts', () => {
+  it('shows an empty strip of the same height for an ad without facts, an ended ad without a last seen day, or an answer from before the facts', () => {
     renderCard(makeAd({ platforms: null, first_seen: null, last_seen: null, still_running: false }));
     renderCard(makeAd({ first_seen: '2026-10-01', last_seen: null, still_running: false }));
     renderCard(makeAd());
     expect(screen.getAllByTestId('ad-card')).toHaveLength(3);
     expect(screen.queryByTestId('ad-card-facts')).toBeNull();
     expect(screen.queryByText(/Running/)).toBeNull();
+    // Every card ends in a strip of the same height: the grid's card chrome is one constant.
+    for (const card of screen.getAllByTestId('ad-card')) expect([...(card.lastElementChild?.classList ?? [])]).toContain('h-8');
   });
 
   it('counts running days with the database\'s rule: UTC days, both ends, a running ad never less than to its last seen', () => {
