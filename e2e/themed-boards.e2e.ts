@@ -143,7 +143,7 @@ journey("a free account's Black Friday board has no locked ad, at 1440 and 390 p
     const card = page.locator(CARDS).first();
     const adId = await card.getAttribute('data-ad-id');
     // The card's image: a link to the ad when clear, a button to the plans when locked.
-    await card.locator(':scope > :not(header)').click();
+    await card.locator('[data-card-primary]').click();
     await page.waitForURL((url) => url.pathname === `/ads/${adId}`);
     await page.getByTestId('ad-detail').waitFor({ state: 'visible' });
     expect(await page.getByRole('dialog', { name: 'Unlock every winning ad' }).count()).toBe(0);
