@@ -1,25 +1,12 @@
 import * as z from 'zod/mini';
+import { adFactsSchema } from '../../../lib/ad-facts.ts';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { ADMIN_BATCH_MAX } from '../../../lib/constants.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
-export const adminAdFactsSchema = z.object({
+/** One ad's stored facts as admin_ad_facts returns them: get_ad's facts without what get_ad works out for a viewer. */
+export const adminAdFactsSchema = z.extend(z.omit(adFactsSchema, { placement_derived: true, running_days: true, image_text: true }), {
   id: z.string(),
-  platforms: z.nullable(z.array(z.string())),
-  placement: z.nullable(z.string()),
-  format: z.nullable(z.string()),
-  first_seen: z.nullable(z.string()),
-  last_seen: z.nullable(z.string()),
-  still_running: z.boolean(),
-  landing_url: z.nullable(z.string()),
-  primary_text: z.nullable(z.string()),
-  headline: z.nullable(z.string()),
-  call_to_action: z.nullable(z.string()),
-  offer: z.nullable(z.string()),
-  hook_id: z.nullable(z.string()),
-  hook_name: z.nullable(z.string()),
-  language: z.nullable(z.string()),
-  country: z.nullable(z.string()),
 });
 export type AdminAdFacts = z.infer<typeof adminAdFactsSchema>;
 
