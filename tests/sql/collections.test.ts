@@ -63,6 +63,11 @@ async function deleteBoard(db: Database, user: Actor, id: string, moveChildrenUp
 
 const sorted = (ids: string[]) => [...ids].sort();
 
+async function savedAdIds(db: Database, boardId: string): Promise<string[]> {
+  const { rows } = await db.query<{ ad_id: string }>('select ad_id from public.user_collection_items where collection_id = $1', [boardId]);
+  return sorted(rows.map((row) => row.ad_id));
+}
+
 /** A transaction on a connection of its own, held open until commit() is called. */
 interface HeldTransaction {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -824,6 +829,40 @@ describeOnEngines('personal boards and Favorites', (ctx) => {
       await second.commit();
       expect((await boardById(ctx.db, a.id))!.parent_id).toBe(b.id);
       expect((await boardById(ctx.db, b.id))!.parent_id).toBeNull();
+    });
+
+    // An insert's foreign key check holds a key-share lock on the board while the caps wait for the owner's tree lock;
+    // the save holding that lock must not then wait for the key share (it did, and parallel saves deadlocked).
+    it('a save is not held up by another save\'s key-share lock on the board', async () => {
+      const user = await newUser(ctx.db);
+      const board = await createBoard(ctx.db, user, 'Hooks');
+      const [first, second] = [await anAd(), await anAd()];
+      const checking = await holdTransaction(ctx.db, userActor(user));
+      await checking.query('select 1 from public.user_collections where id = $1 for key share', [board.id]);
+      const saving = await holdTransaction(ctx.db, userActor(user));
+      await saving.query("set local lock_timeout = '3s'");
+      const [saved] = await saving.query<{ boards: string[] }>(
+        'select public.save_ad_boards($1, $2::uuid[], $3::uuid[]) as boards', [first.id, [board.id], []]);
+      expect(saved!.boards).toEqual([board.id]);
+      const secondSave = checking.query('select public.save_ad_boards($1, $2::uuid[], $3::uuid[])', [second.id, [board.id], []]);
+      await untilSomeoneWaitsForALock(ctx.db);
+      await saving.commit();
+      await secondSave;
+      await checking.commit();
+      expect(await savedAdIds(ctx.db, board.id)).toEqual(sorted([first.id, second.id]));
+    });
+
+    it('24 saves of one user into one board at once all finish, and so do their removals', async () => {
+      const user = await newUser(ctx.db);
+      const board = await createBoard(ctx.db, user, 'Busy');
+      const ads: TestAd[] = [];
+      for (let i = 0; i < 24; i += 1) ads.push(await anAd());
+      const save = (ad: TestAd, add: string[], remove: string[]) =>
+        queryAs(ctx.db, userActor(user), 'select public.save_ad_boards($1, $2::uuid[], $3::uuid[])', [ad.id, add, remove]);
+      await Promise.all(ads.map((ad) => save(ad, [board.id], [])));
+      expect(await savedAdIds(ctx.db, board.id)).toEqual(sorted(ads.map((ad) => ad.id)));
+      await Promise.all(ads.map((ad, i) => (i % 2 === 0 ? save(ad, [], [board.id]) : save(ad, [board.id], []))));
+      expect(await savedAdIds(ctx.db, board.id)).toEqual(sorted(ads.filter((_, i) => i % 2 === 1).map((ad) => ad.id)));
     });
   });
 });
