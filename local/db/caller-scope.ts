@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { AccessClaims } from '../auth/jwt.ts';
-import type { Database, Queryable, QueryResult } from './database.ts';
+import type { Database, Queryable, QueryResult, Statement } from './database.ts';
 import type { PostgresDatabase } from './postgres.ts';
 import { statementTimeoutOf, SUPABASE_STATEMENT_TIMEOUTS } from './statement-timeouts.ts';
 
@@ -65,8 +65,10 @@ const EMPTY: QueryResult<Record<string, unknown>> = { rows: [], rowCount: 0 };
  * the statement go as one simple query: one round trip in an implicit
  * transaction, or, when respond may refuse or the request asks for a rollback,
  * an explicit transaction ended by one more round trip. The settings are
- * transaction-local either way, so they end with the transaction. Elsewhere
- * (PGlite), and for values that cannot be written as literals, it is one
+ * transaction-local either way, so they end with the transaction. On PGlite
+ * in its thread the settings and the statement are one transaction sent as one
+ * request, unless respond may refuse or the request asks for a rollback.
+ * Elsewhere, and for values that cannot be written as literals, it is one
  * transaction with bind parameters.
  */
 export async function runAsCaller<T>(db: Database, claims: AccessClaims, run: CallerRun<T>): Promise<T> {
@@ -74,7 +76,17 @@ export async function runAsCaller<T>(db: Database, claims: AccessClaims, run: Ca
     const inlined = run.statement ? inlineParameters(run.statement.text, run.statement.values) : '';
     if (inlined !== null) return runBatched(db, claims, run, inlined);
   }
+  if (db.runTransaction && !run.mayRefuse && !run.rollback) return runAsOneRequest(db, claims, run);
   return runInTransaction(db, claims, run);
+}
+
+/** The settings and the statement as one transaction sent whole (PGlite in its thread); respond runs after commit. */
+async function runAsOneRequest<T>(db: Database, claims: AccessClaims, run: CallerRun<T>): Promise<T> {
+  const timeout = callerStatementTimeout(db, claims);
+  const statements: Statement[] = [{ sql: settingsSql(claims, run, timeout, placeholders()), params: settingValues(claims, run) }];
+  if (run.statement) statements.push({ sql: run.statement.text, params: run.statement.values });
+  const results = await db.runTransaction!(statements, { statementTimeoutMs: timeout });
+  return run.respond(run.statement ? results[1]! : EMPTY);
 }
 
 function isBatchCapable(db: Database): db is PostgresDatabase {

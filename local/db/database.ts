@@ -23,12 +23,24 @@ export interface TransactionOptions {
   statementTimeoutMs?: number;
 }
 
+/** One statement of a transaction sent whole (Database.runTransaction). */
+export interface Statement {
+  sql: string;
+  params?: unknown[];
+}
+
 export interface Database extends Queryable {
   readonly engine: Engine;
   /** The API roles' statement timeouts for requests on this database; Supabase's when absent. */
   readonly statementTimeouts?: StatementTimeouts;
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Runs the statements in one transaction and gives each one's result: committed when every statement succeeds,
+   * rolled back when one fails. Where a round trip to the engine costs (PGlite in its own thread) the whole
+   * transaction is one request, so the engine never waits between statements for the caller's event loop.
+   */
+  runTransaction?(statements: Statement[], options?: TransactionOptions): Promise<QueryResult<Record<string, unknown>>[]>;
   /** Calls fn with each NOTIFY payload on channel until the returned function is called. */
   listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;

@@ -55,6 +55,17 @@ parentPort.on('message', async (message) => {
     if (kind === 'query') {
       const result = await db.query(sql, params ?? []);
       parentPort.postMessage({ id, result: { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length } });
+    } else if (kind === 'transaction') {
+      // The whole transaction in one message: the engine does not wait on the caller between statements.
+      const results = await db.transaction(async (tx) => {
+        const out = [];
+        for (const statement of message.statements) {
+          const result = await tx.query(statement.sql, statement.params ?? []);
+          out.push({ rows: result.rows, rowCount: result.affectedRows ?? result.rows.length });
+        }
+        return out;
+      });
+      parentPort.postMessage({ id, result: results });
     } else if (kind === 'exec') {
       await db.exec(sql);
       parentPort.postMessage({ id, result: null });

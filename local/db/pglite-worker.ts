@@ -1,11 +1,12 @@
 import { Worker } from 'node:worker_threads';
-import type { Database, Queryable, QueryResult, TransactionOptions } from './database.ts';
+import type { Database, Queryable, QueryResult, Statement, TransactionOptions } from './database.ts';
 import { TEXT_TYPE_OIDS } from './database.ts';
 import { STATEMENT_TIMEOUT_CODE, STATEMENT_TIMEOUT_MESSAGE } from './statement-timeouts.ts';
 
 type Request =
   | { kind: 'query'; sql: string; params: unknown[] }
   | { kind: 'exec'; sql: string }
+  | { kind: 'transaction'; statements: Statement[] }
   | { kind: 'listen'; channel: string }
   | { kind: 'unlisten'; listenerId: number }
   | { kind: 'dump' }
@@ -216,6 +217,8 @@ export async function openPgliteWorker(options: PgliteWorkerOptions = {}): Promi
           throw error;
         }
       }),
+    runTransaction: (statements: Statement[], transactionOptions: TransactionOptions = {}) =>
+      exclusive(() => send({ kind: 'transaction', statements }, transactionOptions.statementTimeoutMs) as Promise<QueryResult<Record<string, unknown>>[]>),
     async listen(channel, fn) {
       const listenerId = nextId++;
       listeners.set(listenerId, { channel, fn });
