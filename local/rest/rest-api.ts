@@ -13,6 +13,7 @@ import {
 import {
   errorResponse, isConnectionFailure, isDatabaseError, RestError, restErrorOfDatabase, unreachableDatabase,
 } from './rest-error.ts';
+import { withEntityTag } from './entity-tags.ts';
 import { SharedAnswerCache } from './shared-answer-cache.ts';
 import { CALL_CTE, callCte, resolveFunction, resultSource } from './rpc-sql.ts';
 import { EXPOSED_SCHEMA, loadSchemaCache, type Relation, type SchemaCache } from './schema-cache.ts';
@@ -392,7 +393,7 @@ export function createRestApi(ctx: ApiContext): RestApi {
   const handler = async (request: Request): Promise<Response> => {
     const claims: { current: AccessClaims | null } = { current: null };
     try {
-      return await handle(request, claims);
+      return await withEntityTag(request, await handle(request, claims));
     } catch (error) {
       if (error instanceof RestError) return errorResponse(error);
       if (error instanceof RequestBodyTooLargeError) {
