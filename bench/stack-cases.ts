@@ -26,6 +26,8 @@ export interface HttpCase {
   /** Path and query, from the server's root. */
   path: string;
   body?: LoadBody;
+  /** Headers beyond the caller's (the API key, the token and the body's type). */
+  headers?: Record<string, string>;
 }
 
 /** How many pages in the deep page is: the cursor is the fourth page's next_cursor. */
@@ -106,6 +108,11 @@ export function stackCases(data: BenchData, deepCursor: string, boards: Record<'
   cases.push({
     name: 'list_ads library, since a new date each request (unshared)', kind: 'listing', caller: 'subscriber', listing: 'first page', method: 'POST', path: '/rest/v1/rpc/list_ads',
     body: (connection, sent) => JSON.stringify({ ...JSON.parse(listAdsBody({})), p_since: sinceOf(connection, sent) }),
+  });
+  // As a browser asks for it, Brotli accepted: the shared answer goes out compressed from the cache's own copy.
+  cases.push({
+    name: 'list_ads library, first page, Brotli accepted', kind: 'listing', caller: 'subscriber', listing: 'first page', method: 'POST',
+    path: '/rest/v1/rpc/list_ads', body: listAdsBody({}), headers: { 'accept-encoding': 'br, gzip' },
   });
   for (const caller of callers) {
     cases.push({

@@ -333,7 +333,7 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
     // The yardstick is called as the subscriber: its JWT check is the same for every caller.
     const headersOf = (bench: HttpCase): Record<string, string> => bench.caller === 'yardstick'
       ? { authorization: `Bearer ${tokens.subscriber}` }
-      : { apikey: anonKey, authorization: `Bearer ${tokens[bench.caller]}`, ...(bench.method === 'POST' ? { 'content-type': 'application/json' } : {}) };
+      : { apikey: anonKey, authorization: `Bearer ${tokens[bench.caller]}`, ...(bench.method === 'POST' ? { 'content-type': 'application/json' } : {}), ...bench.headers };
     const pageOf = (server: Server, bench: HttpCase) => async () => (await probe(server.url, bench, headersOf(bench))) as Page;
     const stackPage = (cursor: string | null) => pageOf(stack, {
       name: 'list_ads', kind: 'listing', caller: 'subscriber', listing: 'first page', method: 'POST', path: '/rest/v1/rpc/list_ads',

@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
  */
 export async function withEntityTag(request: Request, response: Response): Promise<Response> {
   if (request.method !== 'GET' || (response.status !== 200 && response.status !== 206) || response.headers.has('etag')) return response;
-  const body = await response.text();
+  // Bytes, not text: a shared answer may come compressed already.
+  const body = new Uint8Array(await response.arrayBuffer());
   const headers = new Headers(response.headers);
   const tag = `W/"${createHash('sha256')
     .update(`${response.status}\n${headers.get('content-range') ?? ''}\n${headers.get('content-type') ?? ''}\n`)

@@ -128,7 +128,7 @@ export function createRestApi(ctx: ApiContext): RestApi {
       if (call !== null) {
         context.bodyText = request.method === 'POST' ? await readBodyText(request, ctx.config.MAX_REQUEST_BODY_BYTES) : '';
         const key = SharedAnswerCache.key(caller, call, request, url, context.bodyText);
-        return sharedAnswers.answer(key, caller, call, () => execute(context, caller, rpc, segments));
+        return sharedAnswers.answer(key, caller, call, () => execute(context, caller, rpc, segments), request.headers.get('accept-encoding'));
       }
     }
     return execute(context, caller, rpc, segments);

@@ -1,5 +1,6 @@
 import type { AccessClaims } from '../auth/jwt.ts';
 import type { Database } from '../db/database.ts';
+import { chooseEncoding, compressNow, isCompressible, MIN_COMPRESSED_BYTES, type Encoding } from '../http/compression.ts';
 import { isDatabaseError } from './rest-error.ts';
 
 /**
@@ -56,6 +57,8 @@ interface Entry {
   status: number;
   headers: [string, string][];
   body: string | null;
+  /** The body compressed, per encoding, made the first time a client accepting it asks (encodedBody). */
+  encoded?: Map<Encoding, Buffer>;
 }
 
 export class SharedAnswerCache {
@@ -151,10 +154,10 @@ export class SharedAnswerCache {
    * The cached answer under this version, or compute() run once for all the
    * requests asking at the same time, kept when it succeeded.
    */
-  async answer(key: string, claims: AccessClaims, call: SharedCall, compute: () => Promise<Response>): Promise<Response> {
+  async answer(key: string, claims: AccessClaims, call: SharedCall, compute: () => Promise<Response>, acceptEncoding: string | null = null): Promise<Response> {
     const { version } = call;
     const cached = this.entries.get(key);
-    if (cached && cached.version === version) return responseOf(cached);
+    if (cached && cached.version === version) return responseOf(cached, acceptEncoding);
     const flightKey = `${version}\n${key}`;
     const running = this.computing.get(flightKey);
     if (running) {
@@ -182,7 +185,7 @@ export class SharedAnswerCache {
       }
       if (body === null || body.length <= MAX_BODY_CHARS) this.store(key, entry);
       settle(entry);
-      return responseOf(entry);
+      return responseOf(entry, acceptEncoding);
     } catch (error) {
       settle(null);
       throw error;
@@ -213,6 +216,33 @@ function isNewer(a: string, b: string): boolean {
   return aWindow! > bWindow! || (aWindow === bWindow && aWrites! > bWrites!);
 }
 
-function responseOf(entry: Entry): Response {
-  return new Response(entry.body, { status: entry.status, headers: entry.headers });
+/**
+ * The entry as an answer. For a client that accepts compression, a body worth compressing goes out compressed,
+ * from the entry's own compressed copy: a shared answer is compressed once per encoding, not once per request
+ * (Brotli of a 50 KB page costs about as much as serving it from the cache).
+ */
+function responseOf(entry: Entry, acceptEncoding: string | null = null): Response {
+  const encoded = encodedBody(entry, acceptEncoding);
+  if (!encoded) return new Response(entry.body, { status: entry.status, headers: entry.headers });
+  const headers = new Headers(entry.headers);
+  headers.set('content-encoding', encoded.encoding);
+  headers.set('content-length', String(encoded.bytes.byteLength));
+  headers.append('vary', 'accept-encoding');
+  const { bytes } = encoded;
+  return new Response(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), { status: entry.status, headers });
+}
+
+function encodedBody(entry: Entry, acceptEncoding: string | null): { encoding: Encoding; bytes: Buffer } | null {
+  if (entry.body === null || entry.body.length < MIN_COMPRESSED_BYTES) return null;
+  const contentType = entry.headers.find(([name]) => name === 'content-type')?.[1] ?? null;
+  if (!isCompressible(contentType) || entry.headers.some(([name]) => name === 'content-encoding')) return null;
+  const encoding = chooseEncoding(acceptEncoding);
+  if (!encoding) return null;
+  entry.encoded ??= new Map();
+  let bytes = entry.encoded.get(encoding);
+  if (!bytes) {
+    bytes = compressNow(Buffer.from(entry.body), encoding);
+    entry.encoded.set(encoding, bytes);
+  }
+  return { encoding, bytes };
 }

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRestApi, type RestApi } from '../../local/rest/rest-api.ts';
 import { SharedAnswerCache } from '../../local/rest/shared-answer-cache.ts';
@@ -123,6 +124,33 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
       expect(after, change).not.toBe(before);
       expect(after, change).toBe(await sqlPage(brandId));
     }
+  });
+
+  it('sends a client that accepts compression the shared answer compressed, the same bytes each time, and the new one after a write', async () => {
+    const decoded = async (response: Response) => {
+      const bytes = Buffer.from(await response.arrayBuffer());
+      const encoding = response.headers.get('content-encoding');
+      return encoding === 'br' ? brotliDecompressSync(bytes).toString() : encoding === 'gzip' ? gunzipSync(bytes).toString() : bytes.toString();
+    };
+    const plain = await anonText();
+    const first = await call({}, undefined, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(first.headers.get('content-encoding')).toBe('br');
+    expect(first.headers.get('vary')).toContain('accept-encoding');
+    const firstBytes = Buffer.from(await first.clone().arrayBuffer());
+    expect(await decoded(first)).toBe(plain);
+    const second = await call({}, undefined, { 'accept-encoding': 'br' });
+    expect(Buffer.from(await second.arrayBuffer()).equals(firstBytes)).toBe(true);
+    const gzip = await call({}, undefined, { 'accept-encoding': 'gzip' });
+    expect(gzip.headers.get('content-encoding')).toBe('gzip');
+    expect(await decoded(gzip)).toBe(plain);
+    expect((await call()).headers.get('content-encoding')).toBeNull();
+
+    await ctx.db.query('update public.ads set requires_subscription = not requires_subscription where id = $1', [ads[0]!.id]);
+    const changed = await call({}, undefined, { 'accept-encoding': 'br' });
+    const changedText = await decoded(changed);
+    expect(changedText).not.toBe(plain);
+    expect(changedText).toBe(await sqlPage());
+    await ctx.db.query('update public.ads set requires_subscription = not requires_subscription where id = $1', [ads[0]!.id]);
   });
 
   it('signs next_cursor with the current secret after the secret changes', async () => {
