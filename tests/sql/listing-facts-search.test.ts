@@ -416,6 +416,29 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
       await ctx.db.query('delete from public.ads where id = any ($1::uuid[])', [ids([...wordAds, ...partAds, ...tier2])]);
     });
 
+    it('orders a rare search by longest running and recently seen, undated ads last, and a common one across pages', async () => {
+      const byDays = (ads: Seeded[]) => byKeyThenId(ads, (ad) => runningDays(ad.facts));
+      const bySeen = (ads: Seeded[]) => byKeyThenId(ads, (ad) => seenDay(ad.facts));
+      // 38 ads of the library (a rare search: its matches read once through the search index), then the other 112
+      // (walked, two pages).
+      const rare = library.filter((_, k) => k % 4 === 1);
+      const common = library.filter((_, k) => k % 4 !== 1);
+      await ctx.db.query(`update public.ads set headline = 'Quillfeather notebooks' where id = any ($1::uuid[])`, [ids(rare)]);
+      await ctx.db.query(`update public.ads set headline = 'Bramblewick candles' where id = any ($1::uuid[])`, [ids(common)]);
+      try {
+        expect(ids((await listAll('subscriber', { search: 'quillfeather', sort: 'longest_running' })).ads)).toEqual(ids(byDays(rare)));
+        expect(ids((await listAll('subscriber', { search: 'quillfeather', sort: 'recently_seen' })).ads)).toEqual(ids(bySeen(rare)));
+        expect(ids((await listAll('subscriber', { search: 'uillfeathe', sort: 'longest_running', platforms: ['meta'] })).ads))
+          .toEqual(ids(byDays(rare.filter((ad) => !!ad.facts.platforms?.includes('meta')))));
+        const { pages, ads } = await listAll('subscriber', { search: 'bramblewick', sort: 'longest_running' });
+        expect(pages).toHaveLength(2);
+        expect(ids(ads)).toEqual(ids(byDays(common)));
+        expect(ids((await listAll('subscriber', { search: 'bramblewick', sort: 'recently_seen' })).ads)).toEqual(ids(bySeen(common)));
+      } finally {
+        await ctx.db.query('update public.ads set headline = null where id = any ($1::uuid[])', [ids(library)]);
+      }
+    });
+
     it('keeps the paywall under a search and every filter: a locked ad found by its image text stays locked', async () => {
       for (const viewer of ['anonymous', 'free'] as const) {
         const [locked] = (await listAll(viewer, { search: 'novembrisk' })).ads;

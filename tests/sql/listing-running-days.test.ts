@@ -1,0 +1,214 @@
+import { randomBytes } from 'node:crypto';
+import { beforeAll, expect, it } from 'vitest';
+import type { Database } from '../../local/db/database.ts';
+import { queryAs, userActor } from '../support/acting.ts';
+import { describeOnEngines } from '../support/engines.ts';
+import { newBrand, newCategory, newPersonas, systemTagId, type Personas } from '../support/factories.ts';
+import type { ListedAd } from '../support/listed-ad.ts';
+
+/**
+ * The running-days filter in the newest order (20261130000600): list_ads reads it per delay between an ad's first
+ * sighting and its addition, each from where that delay's ads can first have run long enough. The ads here sit on
+ * those bounds, one day inside and one day outside, for every delay, running and ended. From 10:00 UTC the latest
+ * day begun on Earth is tomorrow, and the ads last seen then are read by the stream of later first sightings.
+ */
+
+interface AdPage {
+  ads: ListedAd[];
+  next_cursor: string | null;
+}
+
+/** Days are counted from the database's today (0): -10 is ten days ago. */
+interface Run {
+  /** The day the ad was added. */
+  added: number;
+  firstSeen: number;
+  lastSeen: number | null;
+  stillRunning: boolean;
+  board?: 'black-friday' | 'top-picks';
+  platforms?: string[];
+}
+
+interface Seeded extends Run {
+  id: string;
+  createdAt: string;
+}
+
+const ids = (ads: { id: string }[]) => ads.map((ad) => ad.id);
+const newestFirst = (ads: Seeded[]) =>
+  [...ads].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
+/** Running days as decision 0031 counts them, with today as day 0. */
+const runningDays = (run: Run): number | null =>
+  run.stillRunning ? Math.max(0, run.lastSeen ?? run.firstSeen) - run.firstSeen + 1 : run.lastSeen === null ? null : run.lastSeen - run.firstSeen + 1;
+
+/** Delays between first sighting and addition on both sides of every stream's edge (-1, 0 to 31, then powers of two). */
+const DELAYS = [-40, -2, -1, 0, 1, 2, 5, 17, 30, 31, 32, 33, 63, 64, 127, 128, 255, 256, 511, 512, 1023, 1024, 1500];
+/** The asked days: each gets ads that ran exactly that long, one day less and one day more. */
+const THRESHOLDS = [1, 30, 61, 200];
+
+describeOnEngines('listing newest first by running days', (ctx) => {
+  let people: Personas;
+  let brandId: string;
+  let categoryId: string;
+  let library: Seeded[] = [];
+
+  async function listAds(args: { minRunningDays: number; board?: string; platforms?: string[]; cursor?: string }): Promise<AdPage> {
+    const [row] = await queryAs<{ page: AdPage }>(
+      ctx.db,
+      userActor(people.subscriber),
+      `select public.list_ads(p_board => $1::text, p_min_running_days => $2::int, p_platforms => $3::text[], p_cursor => $4::text) as page`,
+      [args.board ?? 'library', args.minRunningDays, args.platforms ?? null, args.cursor ?? null],
+    );
+    return row!.page;
+  }
+
+  async function listAll(args: { minRunningDays: number; board?: string; platforms?: string[] }): Promise<{ pages: AdPage[]; ads: ListedAd[] }> {
+    const pages = [await listAds(args)];
+    while (pages.at(-1)!.next_cursor !== null) {
+      if (pages.length > 30) throw new Error('The listing does not end');
+      pages.push(await listAds({ ...args, cursor: pages.at(-1)!.next_cursor! }));
+    }
+    return { pages, ads: pages.flatMap((page) => page.ads) };
+  }
+
+  /** Ads with their storage objects, as the database owner; the n-th is added n minutes into its day (n < 1440). */
+  async function insertAds(db: Database, runs: Run[]): Promise<Seeded[]> {
+    const prefix = randomBytes(8).toString('hex');
+    return db.transaction(async (tx) => {
+      await tx.query(
+        `insert into storage.objects (bucket_id, name, metadata)
+         select f.bucket_id, replace(f.pattern, '#', g::text), jsonb_build_object('mimetype', f.mimetype, 'size', 1024)
+           from generate_series(1, $2::int) g
+           cross join (values ('ad-originals', $1::text || '/#/original.jpg', 'image/jpeg'),
+                              ('ad-images', $1::text || '/#/480.webp', 'image/webp'),
+                              ('ad-images', $1::text || '/#/960.webp', 'image/webp'),
+                              ('ad-images', 'previews/' || $1::text || '-#.webp', 'image/webp')) as f (bucket_id, pattern, mimetype)`,
+        [prefix, runs.length],
+      );
+      const rows = runs.map((run, i) => ({
+        n: i + 1,
+        added: run.added,
+        first_seen: run.firstSeen,
+        last_seen: run.lastSeen,
+        still_running: run.stillRunning,
+        platforms: run.platforms ?? null,
+      }));
+      const inserted = await tx.query<{ id: string; created_at: string; n: number }>(
+        `with today as (select (now() at time zone 'UTC')::date as d)
+         insert into public.ads (brand_id, category_id, created_at, requires_subscription, original_path, display_480_path,
+                                 display_960_path, preview_path, width, height, thumbhash, first_seen, last_seen, still_running,
+                                 platforms)
+         select $3::uuid, $4::uuid, ((t.d + x.added)::timestamp at time zone 'UTC') + x.n * interval '1 minute', true,
+                $1::text || '/' || x.n || '/original.jpg', $1::text || '/' || x.n || '/480.webp', $1::text || '/' || x.n || '/960.webp',
+                'previews/' || $1::text || '-' || x.n || '.webp', 1080, 1350, 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==',
+                t.d + x.first_seen, t.d + x.last_seen, x.still_running, x.platforms
+           from jsonb_to_recordset($2::jsonb) as x (n int, added int, first_seen int, last_seen int, still_running boolean,
+                platforms text[])
+          cross join today t
+          order by x.n
+         returning id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at,
+                   ((extract(epoch from created_at)::bigint / 60) % 1440)::int as n`,
+        [prefix, JSON.stringify(rows), brandId, categoryId],
+      );
+      const byN = new Map(inserted.rows.map((row) => [Number(row.n), row]));
+      const seeded = runs.map((run, i) => ({ ...run, id: byN.get(i + 1)!.id, createdAt: byN.get(i + 1)!.created_at }));
+      // The boards follow their system tags.
+      for (const ad of seeded.filter((one) => one.board)) {
+        const tagId = await systemTagId(tx, ad.board === 'black-friday' ? 'black_friday' : 'top_picks');
+        await tx.query('insert into public.ad_tags (ad_id, tag_id) values ($1, $2)', [ad.id, tagId]);
+      }
+      return seeded;
+    });
+  }
+
+  /**
+   * For every delay and asked days: ads that ran exactly that long, a day less and a day more. Those last seen on
+   * the latest day begun on Earth (today or tomorrow in UTC, `latest`) were first seen as late as their days allow
+   * and added as late as their stream reads: a bound a day short would miss them. Running ones count to today.
+   */
+  function edgeRuns(latest: number): Run[] {
+    const runs: Run[] = [];
+    for (const delay of DELAYS) {
+      for (const days of THRESHOLDS) {
+        for (const ran of [days - 1, days, days + 1]) {
+          if (ran < 1) continue;
+          const first = latest - (ran - 1);
+          runs.push({ added: first + delay, firstSeen: first, lastSeen: latest, stillRunning: true });
+          runs.push({ added: first + delay, firstSeen: first, lastSeen: latest, stillRunning: false });
+          runs.push({ added: -(ran - 1) + delay, firstSeen: -(ran - 1), lastSeen: 0, stillRunning: true });
+        }
+      }
+    }
+    return runs;
+  }
+
+  beforeAll(async () => {
+    await ctx.db.query('delete from public.ads');
+    people = await newPersonas(ctx.db);
+    brandId = (await newBrand(ctx.db, 'Tallgrass Outfitters')).id;
+    categoryId = (await newCategory(ctx.db)).id;
+    const { rows } = await ctx.db.query<{ latest: number }>(`select private.latest_today() - (now() at time zone 'UTC')::date as latest`);
+    const runs = edgeRuns(rows[0]!.latest);
+    // A few on the other boards and a running ad of the library on tiktok.
+    runs.push({ added: -10, firstSeen: -70, lastSeen: -1, stillRunning: false, board: 'black-friday' });
+    runs.push({ added: -10, firstSeen: -70, lastSeen: 0, stillRunning: true, board: 'top-picks', platforms: ['tiktok'] });
+    runs.push({ added: 5, firstSeen: -60, lastSeen: 0, stillRunning: true, platforms: ['tiktok'] });
+    library = await insertAds(ctx.db, runs);
+  });
+
+  it('keys each ad by the days between its first sighting and its addition', async () => {
+    const { rows } = await ctx.db.query<{ lag: number | null }>(
+      `select private.ad_added_lag(timestamptz '2026-06-10 23:59:59+00' + d * interval '1 day', date '2026-06-10') as lag
+         from unnest(array[-400, -1, 0, 1, 31, 32, 63, 64, 127, 128, 1023, 1024, 5000]) d
+        union all select private.ad_added_lag(now(), null)`,
+    );
+    expect(rows.map((row) => row.lag)).toEqual([-1, -1, 0, 1, 31, 32, 32, 33, 33, 34, 36, 37, 37, null]);
+  });
+
+  it.each(THRESHOLDS.flatMap((days) => [days - 1, days, days + 1]).filter((days) => days >= 1))(
+    'lists the library ads that ran at least %i days newest first, every one once across pages',
+    async (days) => {
+      const expected = newestFirst(library.filter((ad) => ad.board !== 'black-friday' && (runningDays(ad) ?? 0) >= days));
+      expect(expected.length).toBeGreaterThan(0);
+      const { ads } = await listAll({ minRunningDays: days });
+      expect(ids(ads)).toEqual(ids(expected));
+    },
+  );
+
+  it('pages through more than one page with a cursor', async () => {
+    const expected = newestFirst(library.filter((ad) => ad.board !== 'black-friday' && (runningDays(ad) ?? 0) >= 30));
+    expect(expected.length).toBeGreaterThan(120);
+    const { pages, ads } = await listAll({ minRunningDays: 30 });
+    expect(pages.length).toBe(Math.ceil(expected.length / 60));
+    expect(ids(ads)).toEqual(ids(expected));
+  });
+
+  it('keeps the board and the other filters', async () => {
+    const on = (board: Run['board']) => newestFirst(library.filter((ad) => ad.board === board && (runningDays(ad) ?? 0) >= 60));
+    expect(ids((await listAll({ minRunningDays: 60, board: 'top-picks' })).ads)).toEqual(ids(on('top-picks')));
+    expect(ids((await listAll({ minRunningDays: 60, board: 'black-friday' })).ads)).toEqual(ids(on('black-friday')));
+    const tiktok = newestFirst(library.filter((ad) => ad.board !== 'black-friday' && ad.platforms?.includes('tiktok') && (runningDays(ad) ?? 0) >= 61));
+    // The library holds the Top Picks ads too, not the Black Friday ones.
+    expect(tiktok).toHaveLength(2);
+    expect(ids((await listAll({ minRunningDays: 61, platforms: ['tiktok'] })).ads)).toEqual(ids(tiktok));
+  });
+
+  it('takes in a running ad the day it reaches the asked days, and an ad whose dates are corrected', async () => {
+    // Added 40 days after its first sighting, which was 89 days ago: 90 days today.
+    const [ad] = await insertAds(ctx.db, [{ added: -49, firstSeen: -89, lastSeen: 0, stillRunning: true }]);
+    const listed = async (days: number) => ids((await listAll({ minRunningDays: days })).ads).includes(ad!.id);
+    expect(await listed(90)).toBe(true);
+    expect(await listed(91)).toBe(false);
+    // A day later its dates are a day further back from today: it has run 91 days.
+    await ctx.db.query(`update public.ads set first_seen = first_seen - 1, last_seen = last_seen - 1 where id = $1`, [ad!.id]);
+    expect(await listed(91)).toBe(true);
+    expect(await listed(92)).toBe(false);
+    // Its first sighting moved to after it was added, then its run ended after 3 days.
+    await ctx.db.query(`update public.ads set first_seen = (now() at time zone 'UTC')::date - 5, last_seen = (now() at time zone 'UTC')::date - 3, still_running = false where id = $1`,
+      [ad!.id]);
+    expect(await listed(3)).toBe(true);
+    expect(await listed(4)).toBe(false);
+    await ctx.db.query('delete from public.ads where id = $1', [ad!.id]);
+  });
+});
+
