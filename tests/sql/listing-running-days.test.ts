@@ -210,5 +210,25 @@ describeOnEngines('listing newest first by running days', (ctx) => {
     expect(await listed(4)).toBe(false);
     await ctx.db.query('delete from public.ads where id = $1', [ad!.id]);
   });
+
+  // The index's function runs as whoever writes the row: the admin, through the API, uploads and edits ads with dates.
+  it('lets the admin add an ad with seen dates and move its first sighting as the API role', async () => {
+    const folder = `lag-${randomBytes(6).toString('hex')}`;
+    await ctx.db.query(
+      `insert into storage.objects (bucket_id, name) values ('ad-originals', $1), ('ad-images', $2), ('ad-images', $3), ('ad-images', $4)`,
+      [`${folder}/original.jpg`, `${folder}/480.webp`, `${folder}/960.webp`, `${folder}/preview.webp`],
+    );
+    const [inserted] = await queryAs<{ id: string }>(ctx.db, userActor(people.admin),
+      `insert into public.ads (brand_id, category_id, original_path, display_480_path, display_960_path, preview_path, width, height,
+                               thumbhash, first_seen, last_seen, still_running)
+       values ($1, $2, $3, $4, $5, $6, 1080, 1350, 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==',
+               (now() at time zone 'UTC')::date - 70, (now() at time zone 'UTC')::date, true)
+       returning id`,
+      [brandId, categoryId, `${folder}/original.jpg`, `${folder}/480.webp`, `${folder}/960.webp`, `${folder}/preview.webp`]);
+    expect(ids((await listAll({ minRunningDays: 60 })).ads)).toContain(inserted!.id);
+    await queryAs(ctx.db, userActor(people.admin), `update public.ads set first_seen = (now() at time zone 'UTC')::date - 50 where id = $1`, [inserted!.id]);
+    expect(ids((await listAll({ minRunningDays: 60 })).ads)).not.toContain(inserted!.id);
+    await ctx.db.query('delete from public.ads where id = $1', [inserted!.id]);
+  });
 });
 
