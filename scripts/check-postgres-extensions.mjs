@@ -1,8 +1,8 @@
-// The migrations need pg_trgm and pgcrypto; a PostgreSQL without them (no contrib modules) fails here with a clear message.
+// The migrations need cube, pg_trgm and pgcrypto; a PostgreSQL without them (no contrib modules) fails here with a clear message.
 import pg from 'pg';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const required = ['pg_trgm', 'pgcrypto'];
+const required = ['cube', 'pg_trgm', 'pgcrypto'];
 
 const client = new pg.Client({ connectionString: url });
 try {
@@ -26,7 +26,7 @@ try {
     );
     process.exit(1);
   }
-  console.log(`PostgreSQL at ${url} has ${required.join(' and ')}.`);
+  console.log(`PostgreSQL at ${url} has ${required.slice(0, -1).join(', ')} and ${required.at(-1)}.`);
 } finally {
   await client.end();
 }

@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
+import { cube } from '@electric-sql/pglite/contrib/cube';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
@@ -40,7 +41,7 @@ try {
     dataDir: workerData.dataDir ?? undefined,
     fs: workerData.dataDir ? new GatedNodeFS(workerData.dataDir) : undefined,
     loadDataDir: workerData.loadDataDir ? new Blob([workerData.loadDataDir]) : undefined,
-    extensions: { pg_trgm, pgcrypto, unaccent },
+    extensions: { cube, pg_trgm, pgcrypto, unaccent },
     parsers,
   });
   parentPort.postMessage({ ready: true });

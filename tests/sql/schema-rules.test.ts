@@ -9,7 +9,8 @@ const answersAnon = [
   'get_ad(p_id uuid)',
   'has_valid_access()',
   'is_admin()',
-  'list_ads(p_board text, p_brand_id uuid, p_category_id uuid, p_type_id uuid, p_tag_ids uuid[], p_since timestamp with time zone, p_search text, p_cursor text, p_platforms text[], p_format text, p_offer text, p_hook_id uuid, p_min_running_days integer, p_still_running boolean, p_sort text)',
+  'list_ads(p_board text, p_brand_id uuid, p_category_id uuid, p_type_id uuid, p_tag_ids uuid[], p_since timestamp with time zone, p_search text, p_cursor text, p_platforms text[], p_format text, p_offer text, p_hook_id uuid, p_min_running_days integer, p_still_running boolean, p_sort text, p_colour text)',
+  'similar_ads(p_id uuid)',
 ];
 /** Functions in public that anonymous visitors may call only to be refused with a named error (42501 and a detail). */
 const refusesAnonByName = [
