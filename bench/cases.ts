@@ -2,7 +2,7 @@ import type { Engine } from '../local/db/database.ts';
 import { anon, userActor, type Actor } from '../tests/support/acting.ts';
 import { SEARCHES, type BenchData } from './seed.ts';
 
-export type BenchFunction = 'list_ads' | 'get_ad' | 'get_ad_neighbours' | 'get_ads_admin';
+export type BenchFunction = 'list_ads' | 'get_ad' | 'get_ad_neighbours' | 'get_ads_admin' | 'similar_ads' | 'admin_near_duplicates';
 
 export interface Caller {
   label: 'anon' | 'free' | 'subscriber' | 'admin';
@@ -25,6 +25,8 @@ export function budgetOf(fn: BenchFunction, engine: Engine): number | null {
   if (engine !== 'postgres') return null;
   if (fn === 'list_ads') return 5;
   if (fn === 'get_ads_admin') return 50;
+  // "More like this" holds 50 ms at 100,000 ads (docs/decisions/0038); a duplicate lookup is one upload's wait.
+  if (fn === 'similar_ads' || fn === 'admin_near_duplicates') return 50;
   return null;
 }
 
@@ -32,7 +34,7 @@ export function budgetOf(fn: BenchFunction, engine: Engine): number | null {
 const LIST_ADS_SQL =
   'select public.list_ads(p_board => $1, p_brand_id => $2, p_category_id => $3, p_type_id => $4, p_tag_ids => $5,'
   + ' p_since => $6, p_search => $7, p_cursor => $8, p_platforms => $9, p_format => $10, p_offer => $11,'
-  + ' p_hook_id => $12, p_min_running_days => $13, p_still_running => $14, p_sort => $15) as page';
+  + ' p_hook_id => $12, p_min_running_days => $13, p_still_running => $14, p_sort => $15, p_colour => $16) as page';
 const ADMIN_SQL =
   'select * from public.get_ads_admin(p_limit => 50, p_offset => 0, p_search => $1, p_brand => $2,'
   + ' p_date_from => $3, p_date_to => $4, p_sort => $5)';
@@ -53,6 +55,7 @@ export interface ListAdsArgs {
   minRunningDays?: number;
   stillRunning?: boolean;
   sort?: 'newest' | 'longest_running' | 'recently_seen' | 'relevance';
+  colour?: string;
 }
 
 /** Cursors deep into the other orders (bench/db.ts signs them as list_ads does). */
@@ -84,6 +87,7 @@ function listAdsParams(args: ListAdsArgs): unknown[] {
     args.minRunningDays ?? null,
     args.stillRunning ?? null,
     args.sort ?? 'newest',
+    args.colour ?? null,
   ];
 }
 
@@ -162,6 +166,28 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     listAds(`search brand fragment "${SEARCHES.brandFragment}", relevance`, { search: SEARCHES.brandFragment, sort: 'relevance' }),
     listAds(`search "${SEARCHES.imageTextOnly}" + longest running`, { search: SEARCHES.imageTextOnly, sort: 'longest_running' }),
     listAds('Top Picks', { board: 'top-picks' }),
+    // The colour swatches (docs/decisions/0038): a common one, a rare one, and with other filters and orders.
+    listAds('colour white', { colour: 'white' }),
+    listAds('colour purple (rare)', { colour: 'purple' }),
+    listAds('colour blue + brand', { colour: 'blue', brandId: data.brand.id }),
+    listAds('colour purple + longest running', { colour: 'purple', sort: 'longest_running' }),
+    listAds('colour purple + running >= 60 days', { colour: 'purple', minRunningDays: 60 }),
+    {
+      name: 'similar_ads',
+      fn: 'similar_ads',
+      callers: [anonymous, subscriber],
+      sql: 'select public.similar_ads($1::uuid) as ads',
+      params: (run) => [adAt(run)],
+      returned: (rows) => ((rows[0]?.ads as unknown[] | undefined) ?? []).length,
+    },
+    {
+      name: 'admin_near_duplicates',
+      fn: 'admin_near_duplicates',
+      callers: [admin],
+      sql: 'select public.admin_near_duplicates((select visual_hash from public.ads where id = $1::uuid)) as ads',
+      params: (run) => [adAt(run)],
+      returned: (rows) => ((rows[0]?.ads as unknown[] | undefined) ?? []).length,
+    },
     {
       name: 'get_ad',
       fn: 'get_ad',

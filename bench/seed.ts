@@ -123,6 +123,7 @@ async function timed(timings: SeedTimings[], step: string, fn: () => Promise<voi
  * would maintain is written here consistently: the board flags match the
  * system tags, ad_tags carry their ad's created_at, each ad's card is
  * private.ad_card's and its search text and words private.ad_search_text's,
+ * its colour vector and swatches what ads_visual_fingerprint derives,
  * private.ad_counts holds the total and private.tag_ad_counts each tag's. No
  * storage.objects rows are written: only the trigger that is off requires them.
  */
@@ -193,7 +194,8 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
                 case when random() < 0.05 then null
                      else 'https://' || c.brand_hosts[b.i] || (array['', '/sale', '/new', '/bundle'])[1 + floor(random() * 4)::int] end as landing_url,
                 case when d.u < 0.3 then null when d.u < 0.45 then '' when d.u < 0.455 then 'SNOWFALL SALE'
-                     else ($4::text[])[1 + floor(random() * cardinality($4::text[]))::int] end as image_text
+                     else ($4::text[])[1 + floor(random() * cardinality($4::text[]))::int] end as image_text,
+                v.visual_hash, v.colour_histogram, v.dominant_colours
            from generate_series(1, $1::int) g (i)
           cross join (select array(select id from public.brands order by name) as brand_ids,
                              array(select lower(regexp_replace(name, '[^A-Za-z]+', '', 'g')) || '.example' from public.brands order by name) as brand_hosts,
@@ -212,7 +214,18 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
           cross join lateral (select case when r.dated then least(c.today, (t.created_at at time zone 'UTC')::date - floor(r.early * 21)::int) end as first_seen,
                                      r.dated and r.running < case when t.created_at > now() - interval '120 days' then 0.6 else 0.08 end as still_running,
                                      r.u
-                                from (select random() >= 0.08 as dated, random() as early, random() as running, random() as u, g.i) r) d`,
+                                from (select random() >= 0.08 as dated, random() as early, random() as running, random() as u, g.i) r) d
+          -- A visual fingerprint: a random hash, a peaked histogram and one to three colours, backgrounds (white,
+          -- beige, black) commonest and purple rarest.
+          cross join lateral (select (floor(random() * 4294967296)::bigint << 32) | floor(random() * 4294967296)::bigint as visual_hash,
+                                     (select array_agg(round((h.v / sum(h.v) over ())::numeric, 4)::real order by h.n)
+                                        from (select n, random() ^ 6 + 0.0001 + 0 * g.i as v from generate_series(1, 16) n) h) as colour_histogram,
+                                     (select jsonb_agg(jsonb_build_object('hex', c.hex, 'share', c.share) order by c.k)
+                                        from (select k, (array['#ffffff', '#f3ede2', '#e8d5b8', '#111111', '#1d3557', '#2e6fd8', '#d7263d',
+                                                               '#f08a24', '#f4d03f', '#3a9d5d', '#ee7fb4', '#8a5a34', '#8e8e8e', '#7d4cdb'])
+                                                       [least(14, 1 + floor(-ln(1 - random()) * 3.2)::int)] as hex,
+                                                     round(((array[0.55, 0.3, 0.15])[k] + 0 * g.i)::numeric, 3) as share
+                                                from generate_series(1, 1 + floor(random() * 3)::int) k) c) as dominant_colours) v`,
         [adCount, HEADLINES, PRIMARY_TEXTS, IMAGE_TEXTS],
       );
     });
@@ -239,22 +252,28 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
         `insert into private.tag_ad_counts (tag_id, ads) select tag_id, count(*) from public.ad_tags group by tag_id`,
       );
     });
-    // The search index is built once after the rows (as CREATE INDEX builds it) rather than row by row: its own
-    // definition, read from the database, dropped and made again.
-    const searchIndex = (await db.query<{ def: string }>(`select pg_get_indexdef('public.ads_search'::regclass) as def`)).rows[0]!.def;
-    await db.exec('drop index public.ads_search');
+    // The search and fingerprint indexes are built once after the rows (as CREATE INDEX builds them) rather than row
+    // by row: their own definitions, read from the database, dropped and made again.
+    const builtAfter = ['ads_search', 'ads_visual_vector_library', 'ads_visual_vector_black_friday', 'ads_colour_swatches'];
+    const indexDefinitions = (
+      await db.query<{ def: string }>(`select pg_get_indexdef(('public.' || name)::regclass) as def from unnest($1::text[]) name`, [builtAfter])
+    ).rows.map((row) => row.def);
+    await db.exec(builtAfter.map((name) => `drop index public.${name};`).join(' '));
     await timed(timings, 'ads with their cards', async () => {
       await db.query(
         `insert into public.ads (id, brand_id, category_id, type_id, created_at, requires_subscription, is_black_friday,
                                  is_top_picks, original_path, display_480_path, display_960_path, preview_path, width,
                                  height, thumbhash, platforms, format, offer, hook_id, first_seen, last_seen, still_running,
                                  headline, primary_text, landing_url, image_text, card, search_text, search_vector,
-                                 free_sample, free_sample_since)
+                                 free_sample, free_sample_since, visual_hash, colour_histogram, dominant_colours,
+                                 visual_vector, colour_swatches)
          select a.id, a.brand_id, a.category_id, a.type_id, a.created_at, a.requires_subscription, a.is_black_friday,
                 a.is_top_picks, a.original_path, a.display_480_path, a.display_960_path, a.preview_path, a.width,
                 a.height, a.thumbhash, a.platforms, a.format, a.offer, a.hook_id, a.first_seen, a.last_seen, a.still_running,
                 a.headline, a.primary_text, a.landing_url, a.image_text, k.card, s.search_text, private.search_words(s.search_text),
-                a.sampled, case when a.sampled then a.created_at end
+                a.sampled, case when a.sampled then a.created_at end, a.visual_hash, a.colour_histogram, a.dominant_colours,
+                -- What the fingerprint trigger derives (no hash is near another: near_duplicate_of stays null).
+                extensions.cube(a.colour_histogram::double precision[]), private.colour_swatches(a.dominant_colours)
            from (select b.*, b.requires_subscription
                              and (row_number() over (partition by b.requires_subscription order by b.created_at, b.id) - 1) % 10 = 0
                                as sampled
@@ -272,8 +291,8 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
                                                members = (select count(*) from public.ads where free_sample)`,
       );
     });
-    await timed(timings, 'search index', async () => {
-      await db.exec(`set local maintenance_work_mem = '256MB'; ${searchIndex}`);
+    await timed(timings, 'search and fingerprint indexes', async () => {
+      await db.exec(`set local maintenance_work_mem = '256MB'; ${indexDefinitions.join('; ')}`);
     });
     await db.exec('commit');
   } catch (error) {

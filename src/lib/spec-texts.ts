@@ -54,6 +54,7 @@ export const TEXTS = {
     atLeastDays: (days: number) => `${days.toLocaleString('en-US')}+ days`,
     runningAtLeast: (days: number) => `Running at least ${days.toLocaleString('en-US')} days`,
     stillRunning: 'Still running',
+    colour: 'Colour',
     sort: 'Sort',
     sortedBy: (name: string) => `Sort: ${name}`,
     sortNames: { newest: 'Newest', longest_running: 'Longest running', recently_seen: 'Recently seen', relevance: 'Relevance' },
@@ -108,6 +109,7 @@ export const TEXTS = {
     added: (date: string) => `Added ${date}`,
     documentTitle: (brand: string) => `${brand} ad – Obyect`,
     fallbackDocumentTitle: 'Ad – Obyect',
+    moreLikeThis: { title: 'More like this', loadError: 'Similar ads could not be loaded.' },
   },
   // The facts of an ad on its detail page: shown for locked ads too (docs/decisions/0031).
   adFacts: {

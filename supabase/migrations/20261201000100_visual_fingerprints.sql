@@ -59,23 +59,26 @@ begin
 end;
 $$;
 
--- The filter bar's palette: each swatch's name and its colour in CIELAB (D65), from its sRGB value.
-create or replace function private.colour_palette() returns table (name text, l double precision, a double precision, b double precision)
-language sql immutable parallel safe
-set search_path = ''
-as $$
-  select p.name, lab.l, lab.a, lab.b
-    from (values ('red', '#d7263d'), ('orange', '#f08a24'), ('yellow', '#f4d03f'), ('green', '#3a9d5d'),
-                 ('blue', '#2e6fd8'), ('purple', '#7d4cdb'), ('pink', '#ee7fb4'), ('brown', '#8a5a34'),
-                 ('beige', '#e6d3b3'), ('black', '#141414'), ('grey', '#8e8e8e'), ('white', '#f7f7f5')) p (name, hex)
-   cross join lateral private.hex_to_lab(p.hex) lab
-$$;
+-- The filter bar's palette (src/lib/colour-swatches.ts): each swatch's name, its sRGB colour and that colour in CIELAB.
+create table private.colour_palette (
+  name text primary key,
+  hex text not null unique check (hex ~ '^#[0-9a-f]{6}$'),
+  l double precision not null,
+  a double precision not null,
+  b double precision not null
+);
+insert into private.colour_palette (name, hex, l, a, b)
+select p.name, p.hex, lab.l, lab.a, lab.b
+  from (values ('red', '#d7263d'), ('orange', '#f08a24'), ('yellow', '#f4d03f'), ('green', '#3a9d5d'),
+               ('blue', '#2e6fd8'), ('purple', '#7d4cdb'), ('pink', '#ee7fb4'), ('brown', '#8a5a34'),
+               ('beige', '#e6d3b3'), ('black', '#141414'), ('grey', '#8e8e8e'), ('white', '#f7f7f5')) p (name, hex)
+ cross join lateral private.hex_to_lab(p.hex) lab;
 
 -- The swatches an ad matches: each dominant colour that covers at least 10% of the image matches its nearest swatch,
 -- and any other swatch at most 10 units (CIELAB distance) farther than the nearest, so a colour between two swatches
 -- is found under both.
 create or replace function private.colour_swatches(p_colours jsonb) returns text[]
-language sql immutable parallel safe
+language sql stable parallel safe
 set search_path = ''
 as $$
   select coalesce(array_agg(distinct d.name order by d.name), '{}')
@@ -83,7 +86,7 @@ as $$
             from jsonb_array_elements(p_colours) with ordinality c (colour, ord)
            cross join lateral private.hex_to_lab(c.colour ->> 'hex') lab
            cross join lateral (select p.name, sqrt((p.l - lab.l) ^ 2 + (p.a - lab.a) ^ 2 + (p.b - lab.b) ^ 2) as distance
-                                 from private.colour_palette() p) s
+                                 from private.colour_palette p) s
            where (c.colour ->> 'share')::double precision >= 0.1) d
    where d.distance <= d.nearest + 10
 $$;
@@ -198,6 +201,6 @@ $$;
 create trigger ads_near_duplicates_look_again after insert or update of visual_hash, created_at or delete
   on public.ads for each row execute function private.ads_near_duplicates_look_again();
 
-revoke execute on function private.colour_palette(), private.hex_to_lab(text), private.colour_swatches(jsonb),
+revoke execute on function private.hex_to_lab(text), private.colour_swatches(jsonb),
   private.hash_distance(bigint, bigint), private.hash_quarter_probes(bigint), private.ads_near_hash(bigint),
   private.ads_visual_fingerprint(), private.ads_near_duplicates_look_again() from public;

@@ -113,6 +113,16 @@ $$;
 revoke execute on function public.admin_near_duplicates(bigint) from public, anon, authenticated;
 grant execute on function public.admin_near_duplicates(bigint) to authenticated;
 
+-- An ad's stored files, for the admin's session to remove them at once when it deletes the ad.
+create or replace function private.ad_object_paths(p_ad public.ads) returns jsonb
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select jsonb_build_object('original_path', p_ad.original_path, 'display_480_path', p_ad.display_480_path,
+                            'display_960_path', p_ad.display_960_path, 'preview_path', p_ad.preview_path)
+$$;
+revoke execute on function private.ad_object_paths(public.ads) from public;
+
 -- For the admin's table: near-duplicate groups, each the earliest ad and the later ads that are near-duplicates of
 -- it, the groups with the newest duplicate first, 20 groups a page (p_page from 0).
 create or replace function public.admin_near_duplicate_groups(p_page int default 0) returns jsonb
@@ -131,20 +141,22 @@ begin
   end if;
   select count(distinct near_duplicate_of) into v_total from public.ads where near_duplicate_of is not null;
   select coalesce(jsonb_agg(jsonb_build_object(
-           'original', private.ads_json(array[g.original], array[true]) -> 0,
+           'original', private.ads_json(array[o.id], array[true], array[private.ad_object_paths(o)]) -> 0,
            'duplicates', (select private.ads_json(array_agg(d.id order by d.created_at, d.id),
                                                   array_agg(true order by d.created_at, d.id),
-                                                  array_agg(jsonb_build_object('distance', private.hash_distance(d.visual_hash, o.visual_hash))
+                                                  array_agg(private.ad_object_paths(d)
+                                                            || jsonb_build_object('distance', private.hash_distance(d.visual_hash, o.visual_hash))
                                                             order by d.created_at, d.id))
-                            from public.ads d, public.ads o
-                           where d.near_duplicate_of = g.original and o.id = g.original))
+                            from public.ads d
+                           where d.near_duplicate_of = o.id))
            order by g.latest desc, g.original), '[]'::jsonb)
     into v_groups
     from (select a.near_duplicate_of as original, max(a.created_at) as latest
             from public.ads a where a.near_duplicate_of is not null
            group by a.near_duplicate_of
            order by max(a.created_at) desc, a.near_duplicate_of
-           limit 20 offset p_page * 20) g;
+           limit 20 offset p_page * 20) g
+    join public.ads o on o.id = g.original;
   return jsonb_build_object('groups', v_groups, 'total', v_total);
 end;
 $$;

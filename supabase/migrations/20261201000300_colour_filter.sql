@@ -1,4 +1,4 @@
--- The library filters by colour: p_colour names a swatch of the filter bar's palette (private.colour_palette), and an
+-- The library filters by colour: p_colour names a swatch of the filter bar's palette (table private.colour_palette), and an
 -- ad matches it when one of its dominant colours does (private.colour_swatches, kept in ads.colour_swatches with a GIN
 -- index). list_ads is 20261130000700's with that one filter added; see docs/decisions/0038.
 
@@ -110,7 +110,7 @@ begin
   if p_min_running_days is not null and p_min_running_days not between 1 and 3650 then
     raise exception 'Running days must be 1 to 3650' using errcode = 'P0001', detail = 'invalid_filter';
   end if;
-  if p_colour is not null and not exists (select 1 from private.colour_palette() s where s.name = p_colour) then
+  if p_colour is not null and not exists (select 1 from private.colour_palette s where s.name = p_colour) then
     raise exception 'Unknown colour %', p_colour using errcode = 'P0001', detail = 'invalid_filter';
   end if;
   if v_sort not in ('newest', 'longest_running', 'recently_seen', 'relevance') then

@@ -5,7 +5,7 @@ import { TEXTS } from '../../lib/spec-texts.ts';
 import { CalendarIcon, CheckIcon, ChevronDownIcon, SearchIcon, TagIcon } from '../ui/icons.tsx';
 import { Popover } from '../ui/popover.tsx';
 import { Select } from '../ui/select.tsx';
-import type { ChecklistFilter, DateFilter, DateRange, OptionFilter, SortControl, TagsFilter, ToggleFilter } from './filter-model.ts';
+import type { ChecklistFilter, DateFilter, DateRange, OptionFilter, SortControl, SwatchFilter, TagsFilter, ToggleFilter } from './filter-model.ts';
 
 /** The search box: the URL follows the text once typing has paused (250 ms); the text follows the URL's own changes. */
 export function SearchBox({ search, onSearch, className = '' }: { search: string; onSearch: (text: string) => void; className?: string }) {
@@ -254,5 +254,67 @@ export function SortSelect({ control, inSheet = false }: { control: SortControl;
       </label>
       {select}
     </div>
+  );
+}
+
+/** The palette's swatches as round buttons, one pressed at most; pressing the pressed one takes the colour off. */
+function Swatches({ filter, size }: { filter: SwatchFilter; size: 'sm' | 'lg' }) {
+  return (
+    <div role="group" aria-label={filter.label} className={`grid grid-cols-6 ${size === 'lg' ? 'gap-3' : 'gap-2'}`}>
+      {filter.options.map((option) => {
+        const pressed = filter.value?.id === option.id;
+        return (
+          <button
+            key={option.id}
+            type="button"
+            aria-pressed={pressed}
+            aria-label={option.name}
+            title={option.name}
+            onClick={() => filter.onChange(pressed ? null : option)}
+            className={`relative rounded-full border border-black/10 transition-transform focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950 ${
+              size === 'lg' ? 'h-10 w-10' : 'h-8 w-8'
+            } ${pressed ? 'ring-2 ring-neutral-950 ring-offset-2' : 'hover:scale-110'}`}
+            style={{ backgroundColor: option.hex }}
+          >
+            {pressed && (
+              <CheckIcon
+                className={`absolute inset-0 m-auto h-4 w-4 ${['white', 'beige', 'yellow'].includes(option.id) ? 'text-neutral-950' : 'text-white'}`}
+              />
+            )}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+/** The colour filter: a pill showing the chosen swatch, opening the palette; the palette itself in the sheet. */
+export function ColourFilter({ filter, inSheet = false }: { filter: SwatchFilter; inSheet?: boolean }) {
+  if (inSheet) {
+    return (
+      <fieldset>
+        <legend className="mb-2 block text-sm font-semibold text-neutral-900">{filter.label}</legend>
+        <Swatches filter={filter} size="lg" />
+      </fieldset>
+    );
+  }
+  const active = filter.value !== null;
+  return (
+    <Popover
+      renderTrigger={(trigger) => (
+        <button {...trigger} aria-label={active ? TEXTS.filters.chip(filter.label, filter.value!.name) : filter.label} className={`${PILL} ${active ? PILL_ON : PILL_OFF}`}>
+          <span
+            aria-hidden="true"
+            className="h-4 w-4 rounded-full border border-black/15"
+            style={{ background: filter.value?.hex ?? 'conic-gradient(#d7263d, #f4d03f, #3a9d5d, #2e6fd8, #7d4cdb, #ee7fb4, #d7263d)' }}
+          />
+          {filter.label}
+          <ChevronDownIcon className="h-4 w-4 opacity-70" />
+        </button>
+      )}
+      content={{ align: 'start', sideOffset: 6, className: 'z-40 rounded-2xl border border-neutral-200 bg-white p-3 shadow-xl' }}
+    >
+      <Swatches filter={filter} size="sm" />
+    </Popover>
   );
 }

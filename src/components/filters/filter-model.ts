@@ -42,6 +42,19 @@ export interface ToggleFilter {
   onChange: (value: boolean) => void;
 }
 
+/** One colour of a palette, shown as a swatch. */
+export interface SwatchOption extends FilterOption {
+  hex: string;
+}
+
+/** One of a palette of colours, or none. */
+export interface SwatchFilter {
+  label: string;
+  options: SwatchOption[];
+  value: SwatchOption | null;
+  onChange: (option: SwatchOption | null) => void;
+}
+
 /** The order of a list: not a filter, so never a chip and kept by 'Clear all'. */
 export interface SortControl {
   options: FilterOption[];
@@ -63,6 +76,7 @@ export interface FilterSet {
   platforms?: ChecklistFilter;
   facts?: OptionFilter[];
   stillRunning?: ToggleFilter;
+  colour?: SwatchFilter;
   sort?: SortControl;
   /** Takes every filter off, the search (and the order) excepted. */
   clear: () => void;
@@ -77,7 +91,7 @@ export interface ActiveFilter {
 
 /**
  * The active filters, each a chip: each one-of filter, each tag, the date
- * range, each platform, each fact, still running; the search shows in its own
+ * range, each platform, each fact, still running, the colour; the search shows in its own
  * box and the order in its own control.
  */
 export function activeFiltersOf(set: FilterSet): ActiveFilter[] {
@@ -110,5 +124,7 @@ export function activeFiltersOf(set: FilterSet): ActiveFilter[] {
   }
   const stillRunning = set.stillRunning;
   if (stillRunning?.value) active.push({ key: 'still-running', label: stillRunning.label, remove: () => stillRunning.onChange(false) });
+  const colour = set.colour;
+  if (colour?.value) active.push({ key: 'colour', label: T.chip(colour.label, colour.value.name), remove: () => colour.onChange(null) });
   return active;
 }

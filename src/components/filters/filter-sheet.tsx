@@ -3,7 +3,7 @@ import { Drawer } from 'vaul';
 import { TEXTS } from '../../lib/spec-texts.ts';
 import { buttonClasses } from '../ui/button.tsx';
 import { CloseIcon } from '../ui/icons.tsx';
-import { DateSelect, OptionSelect, PlatformFilter, SortSelect, TagToggles, ToggleFilterButton } from './filter-controls.tsx';
+import { ColourFilter, DateSelect, OptionSelect, PlatformFilter, SortSelect, TagToggles, ToggleFilterButton } from './filter-controls.tsx';
 import type { FilterSet } from './filter-model.ts';
 
 interface FilterSheetProps {
@@ -55,6 +55,7 @@ export default function FilterSheet({ open, onOpenChange, filters, activeCount, 
               <OptionSelect key={filter.label} filter={filter} inSheet />
             ))}
             {filters.stillRunning && <ToggleFilterButton filter={filters.stillRunning} inSheet />}
+            {filters.colour && <ColourFilter filter={filters.colour} inSheet />}
             {filters.tags && <TagToggles filter={filters.tags} />}
           </div>
           <div className="flex shrink-0 items-center gap-3 border-t border-neutral-200 px-5 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))]">

@@ -3,7 +3,7 @@ import { useIsMobile } from '../../hooks/use-is-mobile.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
 import { SlidersIcon } from '../ui/icons.tsx';
 import { ActiveFilterChips } from './active-filter-chips.tsx';
-import { DateSelect, OptionSelect, PlatformFilter, SearchBox, SortSelect, TagPicker, ToggleFilterButton } from './filter-controls.tsx';
+import { ColourFilter, DateSelect, OptionSelect, PlatformFilter, SearchBox, SortSelect, TagPicker, ToggleFilterButton } from './filter-controls.tsx';
 import { activeFiltersOf, type FilterSet } from './filter-model.ts';
 
 const FilterSheet = lazy(() => import('./filter-sheet.tsx'));
@@ -64,6 +64,7 @@ export function FilterToolbar({ search, onSearch, filters }: FilterToolbarProps)
           <OptionSelect key={filter.label} filter={filter} />
         ))}
         {filters.stillRunning && <ToggleFilterButton filter={filters.stillRunning} />}
+        {filters.colour && <ColourFilter filter={filters.colour} />}
         {filters.sort && (
           <div className="ml-auto">
             <SortSelect control={filters.sort} />

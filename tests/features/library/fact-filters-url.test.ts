@@ -18,13 +18,14 @@ function write(values: FactFilterValues, hookName: string | null = values.hook, 
 
 describe('the facts filters in the URL', () => {
   it('reads every filter and the order', () => {
-    expect(parse('platform=tiktok&platform=meta&format=video&offer=free_shipping&hook=Social%20proof&days=60&running=1&sort=longest')).toEqual({
+    expect(parse('platform=tiktok&platform=meta&format=video&offer=free_shipping&hook=Social%20proof&days=60&running=1&colour=Blue&sort=longest')).toEqual({
       platforms: ['meta', 'tiktok'],
       format: 'video',
       offer: 'free_shipping',
       hook: 'Social proof',
       minRunningDays: 60,
       stillRunning: true,
+      colour: 'blue',
       sort: 'longest_running',
     });
     expect(parse('sort=recent').sort).toBe('recently_seen');
@@ -40,16 +41,17 @@ describe('the facts filters in the URL', () => {
       hook: 'Before and after',
       minRunningDays: 365,
       stillRunning: true,
+      colour: 'beige',
       sort: 'recently_seen',
     };
     const query = write(values);
-    expect(query).toBe('platform=instagram&platform=youtube&format=carousel&offer=none&hook=Before+and+after&days=365&running=1&sort=recent');
+    expect(query).toBe('platform=instagram&platform=youtube&format=carousel&offer=none&hook=Before+and+after&days=365&running=1&colour=beige&sort=recent');
     expect(parse(query)).toEqual({ ...values, platforms: ['instagram', 'youtube'] });
     expect(parse('platform=meta&platform=META&platform=meta').platforms).toEqual(['meta']);
   });
 
   it('keeps the other parameters and leaves out what is off', () => {
-    expect(write(NO_FACT_FILTERS, null, false, 'brand=Lumora&q=glow&format=video&running=1')).toBe('brand=Lumora&q=glow');
+    expect(write(NO_FACT_FILTERS, null, false, 'brand=Lumora&q=glow&format=video&running=1&colour=red')).toBe('brand=Lumora&q=glow');
   });
 
   it('leaves the default order out: newest without a search, relevance with one', () => {
@@ -68,7 +70,7 @@ describe('the facts filters in the URL', () => {
     const values = parse(query);
     expect(values).toEqual({ ...NO_FACT_FILTERS, platforms: ['tiktok'] });
     expect(hasIgnoredFactValues(new URLSearchParams(query), values)).toBe(true);
-    for (const bad of ['days=0', 'days=-7', 'days=7.5', 'days=3651', 'days=1e2', 'sort=oldest', 'running=0', 'format=', 'offer=DISCOUNTS']) {
+    for (const bad of ['days=0', 'days=-7', 'days=7.5', 'days=3651', 'days=1e2', 'sort=oldest', 'running=0', 'format=', 'offer=DISCOUNTS', 'colour=teal', 'colour=']) {
       const params = new URLSearchParams(bad);
       expect(hasIgnoredFactValues(params, parseFactFilters(params)), bad).toBe(true);
     }

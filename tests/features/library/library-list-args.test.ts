@@ -12,7 +12,7 @@ describe('the library query as list_ads takes it', () => {
     expect(libraryListArgs(base, null)).toEqual({
       p_board: 'library', p_brand_id: null, p_category_id: null, p_type_id: null, p_tag_ids: null, p_since: null,
       p_search: null, p_cursor: null, p_platforms: null, p_format: null, p_offer: null, p_hook_id: null,
-      p_min_running_days: null, p_still_running: null, p_sort: 'newest',
+      p_min_running_days: null, p_still_running: null, p_sort: 'newest', p_colour: null,
     });
   });
 
@@ -20,10 +20,11 @@ describe('the library query as list_ads takes it', () => {
     const args = libraryListArgs({
       ...base, search: '  summer ', platforms: ['tiktok', 'meta', 'tiktok'], format: 'video', offer: 'discount',
       hookId: '00000000-0000-4000-8000-000000000001', minRunningDays: 60, stillRunning: true, sort: 'longest_running',
+      colour: 'green',
     }, 'cursor');
     expect(args).toMatchObject({
       p_search: 'summer', p_cursor: 'cursor', p_platforms: ['meta', 'tiktok'], p_format: 'video', p_offer: 'discount',
-      p_hook_id: '00000000-0000-4000-8000-000000000001', p_min_running_days: 60, p_still_running: true, p_sort: 'longest_running',
+      p_hook_id: '00000000-0000-4000-8000-000000000001', p_min_running_days: 60, p_still_running: true, p_sort: 'longest_running', p_colour: 'green',
     });
   });
 

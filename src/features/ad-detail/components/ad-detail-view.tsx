@@ -1,4 +1,4 @@
-import type { CSSProperties, ReactNode, TouchEvent } from 'react';
+import { useEffect, useRef, type CSSProperties, type ReactNode, type TouchEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useAddToBoardSlot } from '../../../components/ads/add-to-board-slot.tsx';
 import { AdImage } from '../../../components/ads/ad-image.tsx';
@@ -10,6 +10,7 @@ import { isClear, type Ad } from '../../../lib/ad-schema.ts';
 import { formatDate } from '../../../lib/formatting.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { AdFactsSection, hasFacts } from './ad-facts-section.tsx';
+import { MoreLikeThis } from './more-like-this.tsx';
 import { PromoCard } from './promo-card.tsx';
 
 export interface AdDetailViewProps {
@@ -52,6 +53,12 @@ export function AdDetailView(props: AdDetailViewProps) {
   const brand = ad?.brand_name ?? TEXTS.adCard.unknownBrand;
   const category = ad?.category_name ?? TEXTS.adCard.unknownCategory;
   const addToBoard = useAddToBoardSlot();
+  // Another ad (an arrow, a similar ad) starts at its top.
+  const mainRef = useRef<HTMLElement | null>(null);
+  const adId = ad?.id;
+  useEffect(() => {
+    mainRef.current?.scrollTo({ top: 0 });
+  }, [adId]);
 
   return (
     <div className="fixed inset-0 z-40 flex flex-col bg-neutral-50" data-testid="ad-detail">
@@ -128,7 +135,7 @@ export function AdDetailView(props: AdDetailViewProps) {
         </div>
       </header>
 
-      <main className="relative flex-1 overflow-y-auto overscroll-contain" {...touchHandlers}>
+      <main ref={mainRef} className="relative flex-1 overflow-y-auto overscroll-contain" {...touchHandlers}>
         {ad === null ? (
           <div className="flex h-full flex-col items-center justify-center gap-4 px-6 text-center">
             <p className="text-lg font-semibold text-neutral-950">{TEXTS.toasts.notFound.title}</p>
@@ -193,6 +200,7 @@ export function AdDetailView(props: AdDetailViewProps) {
                 )
               )}
             </div>
+            <MoreLikeThis adId={ad.id} onLockedClick={props.onUnlock} />
           </div>
         )}
         {canNavigate && ad && (

@@ -16,6 +16,7 @@ import { AdsTable } from './ads-table.tsx';
 import { BulkBar } from './bulk-bar.tsx';
 import { FactsCsvTools } from './facts-csv-tools.tsx';
 import { FullImageDialog } from './full-image-dialog.tsx';
+import { NearDuplicatesPanel } from './near-duplicates-panel.tsx';
 import { errorTextOf } from '../../../lib/api-error.ts';
 
 const T = ADMIN_TEXTS.adminAds;
@@ -27,7 +28,7 @@ const isAdminRefusal = (error: unknown) => {
   return code === 'admin_required' || code === '42501' || status === 401 || status === 403;
 };
 
-/** The admin's table of every ad: search, filters, sorts, pages of 50, inline edit, bulk edit and delete. */
+/** The admin's table of every ad: search, filters, sorts, pages of 50, inline edit, bulk edit and delete, near-duplicate groups. */
 export function AdminAdsSection() {
   const { ref, near } = useNearViewport(ADMIN_TABLE_LOAD_MARGIN_PX);
   return (
@@ -127,6 +128,7 @@ function AdminAdsTable() {
     <div className="space-y-4">
       <AdsFilters state={state} {...options} />
       <FactsCsvTools query={state.query} hooks={options.hooks} />
+      <NearDuplicatesPanel />
       {selected.size > 0 && (
         <BulkBar
           key={bulkKey}

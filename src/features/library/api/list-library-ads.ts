@@ -2,6 +2,7 @@ import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { adPageSchema, type AdPage } from '../../../lib/ad-schema.ts';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import type { AdFormat, AdOffer, AdPlatform } from '../../../lib/ad-fact-values.ts';
+import type { ColourSwatchId } from '../../../lib/colour-swatches.ts';
 import { AD_LIST_CACHE_MS, PAGE_SIZE } from '../../../lib/constants.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
@@ -32,6 +33,8 @@ export interface LibraryFilters {
   minRunningDays?: number | null;
   /** True: only ads still running; otherwise no filter. */
   stillRunning?: boolean;
+  /** Ads with a dominant colour near this swatch of the palette. */
+  colour?: ColourSwatchId | null;
   sort?: LibrarySort;
 }
 
@@ -54,6 +57,7 @@ export function libraryListArgs(filters: LibraryFilters, cursor: string | null) 
     p_min_running_days: filters.minRunningDays ?? null,
     p_still_running: filters.stillRunning === true ? true : null,
     p_sort: filters.sort ?? 'newest',
+    p_colour: filters.colour ?? null,
   };
 }
 

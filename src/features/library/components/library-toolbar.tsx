@@ -1,6 +1,7 @@
 import { FilterToolbar } from '../../../components/filters/filter-toolbar.tsx';
-import type { FilterOption, FilterSet } from '../../../components/filters/filter-model.ts';
+import type { FilterOption, FilterSet, SwatchOption } from '../../../components/filters/filter-model.ts';
 import { AD_FORMATS, AD_OFFERS, AD_PLATFORMS } from '../../../lib/ad-fact-values.ts';
+import { COLOUR_SWATCHES } from '../../../lib/colour-swatches.ts';
 import { TAG_FILTER_MAX } from '../../../lib/constants.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import type { LibraryFiltersState } from '../hooks/use-library-filters.ts';
@@ -13,12 +14,14 @@ const FORMAT_OPTIONS: FilterOption[] = AD_FORMATS.map((id) => ({ id, name: TEXTS
 const OFFER_OPTIONS: FilterOption[] = AD_OFFERS.map((id) => ({ id, name: TEXTS.adFacts.offerNames[id] }));
 const DAYS_OPTIONS: FilterOption[] = MIN_RUNNING_DAYS_CHOICES.map((days) => ({ id: String(days), name: F.atLeastDays(days) }));
 
+const COLOUR_OPTIONS: SwatchOption[] = COLOUR_SWATCHES.map((swatch) => ({ ...swatch }));
+
 const optionOf = (options: FilterOption[], id: string | number | null) => options.find((option) => option.id === String(id)) ?? null;
 
 /**
  * The library's toolbar: search, brand, category, type, tags and date, then
  * the ads' facts (platforms, format, offer, hook, running days, still running)
- * and the order; every change into the URL.
+ * the colour and the order; every change into the URL.
  */
 export function LibraryToolbar({ state }: { state: LibraryFiltersState }) {
   const { catalogs, facts, setFacts } = state;
@@ -63,6 +66,12 @@ export function LibraryToolbar({ state }: { state: LibraryFiltersState }) {
       },
     ],
     stillRunning: { label: F.stillRunning, value: facts.stillRunning, onChange: (value) => setFacts({ stillRunning: value }) },
+    colour: {
+      label: F.colour,
+      options: COLOUR_OPTIONS,
+      value: COLOUR_OPTIONS.find((option) => option.id === facts.colour) ?? null,
+      onChange: (option) => setFacts({ colour: (option?.id ?? null) as FactFilterValues['colour'] }),
+    },
     sort: {
       // Relevance only means something while a search is typed.
       options: LIBRARY_SORTS.filter((sort) => searching || sort !== 'relevance').map((id) => ({ id, name: F.sortNames[id] })),

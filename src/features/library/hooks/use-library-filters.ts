@@ -58,7 +58,7 @@ export function sinceFor(range: DateRange, now: Date): string | null {
 /**
  * The library's filters, kept in the URL: brand and category (and type, tags
  * and hook) by name, the date range, the search text, the ads' facts
- * (platforms, format, offer, running days, still running) and the order.
+ * (platforms, format, offer, running days, still running), the colour and the order.
  * `ready` turns true once every named value is resolved to its id.
  */
 export function useLibraryFilters() {
@@ -117,6 +117,7 @@ export function useLibraryFilters() {
       hookId: hook.item?.id ?? null,
       minRunningDays: facts.minRunningDays,
       stillRunning: facts.stillRunning,
+      colour: facts.colour,
       sort,
     }),
     [brand.item, category.item, type.item, selectedTags, since, search, facts, hook.item, sort],

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { AD_FORMATS, AD_OFFERS, AD_PLATFORMS, type AdFormat, type AdOffer, type AdPlatform } from '../../../lib/ad-fact-values.ts';
+import { COLOUR_SWATCH_IDS, type ColourSwatchId } from '../../../lib/colour-swatches.ts';
 import type { LibrarySort } from '../api/list-library-ads.ts';
 
 /** The "running at least" choices, in days. */
@@ -14,6 +15,7 @@ export const FACT_PARAMS = {
   hook: 'hook',
   days: 'days',
   running: 'running',
+  colour: 'colour',
   sort: 'sort',
 } as const;
 
@@ -25,6 +27,7 @@ const formatSchema = z.enum(AD_FORMATS);
 const offerSchema = z.enum(AD_OFFERS);
 const daysSchema = z.enum(MIN_RUNNING_DAYS_CHOICES.map(String) as [string, ...string[]]);
 const sortSchema = z.enum(['newest', 'longest', 'recent'] as const);
+const colourSchema = z.enum(COLOUR_SWATCH_IDS);
 
 /** The facts filters and the order as the URL gives them, every value checked; the hook is still a name or id. */
 export interface FactFilterValues {
@@ -35,6 +38,8 @@ export interface FactFilterValues {
   hook: string | null;
   minRunningDays: MinRunningDays | null;
   stillRunning: boolean;
+  /** A swatch of the filter bar's palette: ads with a dominant colour near it. */
+  colour: ColourSwatchId | null;
   /** The order asked for, or null for the default (relevance while searching, newest otherwise). */
   sort: Exclude<LibrarySort, 'relevance'> | null;
 }
@@ -46,6 +51,7 @@ export const NO_FACT_FILTERS: FactFilterValues = {
   hook: null,
   minRunningDays: null,
   stillRunning: false,
+  colour: null,
   sort: null,
 };
 
@@ -76,6 +82,7 @@ export function parseFactFilters(params: URLSearchParams): FactFilterValues {
     hook: hook === '' || hook.toLowerCase() === 'all' ? null : hook.slice(0, 200),
     minRunningDays: days === null ? null : (Number(days) as MinRunningDays),
     stillRunning: params.get(FACT_PARAMS.running) === '1',
+    colour: parsed(colourSchema, params.get(FACT_PARAMS.colour)),
     sort: sort === 'longest' ? 'longest_running' : sort === 'recent' ? 'recently_seen' : sort,
   };
 }
@@ -94,6 +101,7 @@ export function writeFactFilters(params: URLSearchParams, values: FactFilterValu
   if (hookName) params.set(FACT_PARAMS.hook, hookName);
   if (values.minRunningDays !== null) params.set(FACT_PARAMS.days, String(values.minRunningDays));
   if (values.stillRunning) params.set(FACT_PARAMS.running, '1');
+  if (values.colour) params.set(FACT_PARAMS.colour, values.colour);
   if (values.sort && !(values.sort === 'newest' && !searching)) params.set(FACT_PARAMS.sort, SORT_IN_URL[values.sort]);
 }
 
@@ -114,6 +122,7 @@ export function hasIgnoredFactValues(params: URLSearchParams, values: FactFilter
     one(FACT_PARAMS.format, values.format) ||
     one(FACT_PARAMS.offer, values.offer) ||
     one(FACT_PARAMS.days, values.minRunningDays) ||
+    one(FACT_PARAMS.colour, values.colour) ||
     one(FACT_PARAMS.sort, values.sort) ||
     (params.has(FACT_PARAMS.running) && !values.stillRunning)
   );
