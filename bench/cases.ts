@@ -184,7 +184,7 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
       name: 'admin_near_duplicates',
       fn: 'admin_near_duplicates',
       callers: [admin],
-      sql: 'select public.admin_near_duplicates((select visual_hash from public.ads where id = $1::uuid)) as ads',
+      sql: 'select public.admin_near_duplicates(a.visual_hash, a.colour_histogram) as ads from public.ads a where a.id = $1::uuid',
       params: (run) => [adAt(run)],
       returned: (rows) => ((rows[0]?.ads as unknown[] | undefined) ?? []).length,
     },

@@ -218,8 +218,9 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
           -- A visual fingerprint: a random hash, a peaked histogram and one to three colours, backgrounds (white,
           -- beige, black) commonest and purple rarest.
           cross join lateral (select (floor(random() * 4294967296)::bigint << 32) | floor(random() * 4294967296)::bigint as visual_hash,
-                                     (select array_agg(round((h.v / sum(h.v) over ())::numeric, 4)::real order by h.n)
-                                        from (select n, random() ^ 6 + 0.0001 + 0 * g.i as v from generate_series(1, 16) n) h) as colour_histogram,
+                                     (select array_agg(round((h.v / h.total)::numeric, 4)::real order by h.n)
+                                        from (select x.n, x.v, sum(x.v) over () as total
+                                                from (select n, random() ^ 6 + 0.0001 + 0 * g.i as v from generate_series(1, 16) n) x) h) as colour_histogram,
                                      (select jsonb_agg(jsonb_build_object('hex', c.hex, 'share', c.share) order by c.k)
                                         from (select k, (array['#ffffff', '#f3ede2', '#e8d5b8', '#111111', '#1d3557', '#2e6fd8', '#d7263d',
                                                                '#f08a24', '#f4d03f', '#3a9d5d', '#ee7fb4', '#8a5a34', '#8e8e8e', '#7d4cdb'])

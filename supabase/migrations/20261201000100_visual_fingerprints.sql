@@ -122,8 +122,9 @@ create index ads_visual_vector_black_friday on public.ads using gist (visual_vec
 create index ads_colour_swatches on public.ads using gin (colour_swatches);
 create index ads_near_duplicate_of on public.ads (near_duplicate_of) where near_duplicate_of is not null;
 
--- The ads whose hash is at most 7 bits from a hash, nearest first, then the earliest added.
-create or replace function private.ads_near_hash(p_hash bigint)
+-- The ads whose image nearly duplicates a fingerprint's: a hash at most 7 bits away and a colour histogram at most 0.3
+-- away (Euclidean; two images of one layout in different colours share a hash, not their colours).
+create or replace function private.ads_near_hash(p_hash bigint, p_vector extensions.cube)
 returns table (id uuid, distance int, created_at timestamptz)
 language sql stable strict parallel safe
 set search_path = ''
@@ -134,10 +135,11 @@ as $$
      and (((a.visual_hash >> 48) & 65535)::int = any (p.q0) or ((a.visual_hash >> 32) & 65535)::int = any (p.q1)
           or ((a.visual_hash >> 16) & 65535)::int = any (p.q2) or (a.visual_hash & 65535)::int = any (p.q3))
      and private.hash_distance(a.visual_hash, p_hash) <= 7
+     and extensions.cube_distance(a.visual_vector, p_vector) <= 0.3
 $$;
 
 -- Checks a written fingerprint and derives what is searched by. An ad is a near-duplicate of the earliest ad added
--- before it whose hash is at most 7 bits away.
+-- before it whose image nearly duplicates its own (private.ads_near_hash).
 create or replace function private.ads_visual_fingerprint() returns trigger
 language plpgsql
 security definer
@@ -165,7 +167,7 @@ begin
   end if;
   new.visual_vector := extensions.cube(new.colour_histogram::double precision[]);
   new.colour_swatches := private.colour_swatches(new.dominant_colours);
-  new.near_duplicate_of := (select n.id from private.ads_near_hash(new.visual_hash) n
+  new.near_duplicate_of := (select n.id from private.ads_near_hash(new.visual_hash, new.visual_vector) n
                              where n.id <> new.id and (n.created_at, n.id) < (new.created_at, new.id)
                              order by n.created_at, n.id limit 1);
   return new;
@@ -176,7 +178,7 @@ create trigger ads_visual_fingerprint
                              near_duplicate_of, created_at
   on public.ads for each row execute function private.ads_visual_fingerprint();
 
--- When an ad's hash or date changes or the ad goes, the ads that pointed at it and the ads near it look again
+-- When an ad's fingerprint or date changes or the ad goes, the ads that pointed at it and the ads near it look again
 -- (writing their near_duplicate_of makes ads_visual_fingerprint work it out).
 create or replace function private.ads_near_duplicates_look_again() returns trigger
 language plpgsql
@@ -188,19 +190,20 @@ begin
     update public.ads a set near_duplicate_of = null where a.near_duplicate_of = old.id;
     return old;
   end if;
-  if tg_op = 'UPDATE' and old.visual_hash is not distinct from new.visual_hash and old.created_at = new.created_at then
+  if tg_op = 'UPDATE' and old.visual_hash is not distinct from new.visual_hash
+     and old.colour_histogram is not distinct from new.colour_histogram and old.created_at = new.created_at then
     return new;
   end if;
   update public.ads a set near_duplicate_of = null
    where a.id <> new.id
      and (a.near_duplicate_of = new.id
-          or (new.visual_hash is not null and a.id in (select n.id from private.ads_near_hash(new.visual_hash) n)));
+          or (new.visual_hash is not null and a.id in (select n.id from private.ads_near_hash(new.visual_hash, new.visual_vector) n)));
   return new;
 end;
 $$;
-create trigger ads_near_duplicates_look_again after insert or update of visual_hash, created_at or delete
+create trigger ads_near_duplicates_look_again after insert or update of visual_hash, colour_histogram, created_at or delete
   on public.ads for each row execute function private.ads_near_duplicates_look_again();
 
 revoke execute on function private.hex_to_lab(text), private.colour_swatches(jsonb),
-  private.hash_distance(bigint, bigint), private.hash_quarter_probes(bigint), private.ads_near_hash(bigint),
+  private.hash_distance(bigint, bigint), private.hash_quarter_probes(bigint), private.ads_near_hash(bigint, extensions.cube),
   private.ads_visual_fingerprint(), private.ads_near_duplicates_look_again() from public;

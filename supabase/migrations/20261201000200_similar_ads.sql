@@ -87,9 +87,9 @@ $$;
 revoke execute on function public.similar_ads(uuid) from public, anon, authenticated;
 grant execute on function public.similar_ads(uuid) to anon, authenticated, service_role;
 
--- For the admin's upload: the ads whose image is a near-duplicate of a fingerprint's hash (at most 7 of 64 bits
--- apart), nearest first, at most 5, each as the grid shows it to an admin, with its distance.
-create or replace function public.admin_near_duplicates(p_hash bigint) returns jsonb
+-- For the admin's upload: the ads whose image nearly duplicates a fingerprint's (private.ads_near_hash), nearest hash
+-- first, at most 5, each as the grid shows it to an admin, with its hash distance.
+create or replace function public.admin_near_duplicates(p_hash bigint, p_histogram real[]) returns jsonb
 language plpgsql
 stable
 security definer
@@ -100,18 +100,20 @@ declare
   v_extra jsonb[];
 begin
   perform private.require_admin();
-  if p_hash is null then
-    raise exception 'A fingerprint hash is required' using errcode = 'P0001', detail = 'invalid_fingerprint';
+  if p_hash is null or p_histogram is null or cardinality(p_histogram) <> 16 or array_ndims(p_histogram) <> 1
+     or array_position(p_histogram, null) is not null then
+    raise exception 'A fingerprint hash and its 16-bin histogram are required' using errcode = 'P0001', detail = 'invalid_fingerprint';
   end if;
   select array_agg(n.id order by n.distance, n.created_at, n.id),
          array_agg(jsonb_build_object('distance', n.distance) order by n.distance, n.created_at, n.id)
     into v_ids, v_extra
-    from (select * from private.ads_near_hash(p_hash) order by distance, created_at, id limit 5) n;
+    from (select * from private.ads_near_hash(p_hash, extensions.cube(p_histogram::double precision[]))
+           order by distance, created_at, id limit 5) n;
   return private.ads_json(coalesce(v_ids, '{}'), array_fill(true, array[coalesce(cardinality(v_ids), 0)]), v_extra);
 end;
 $$;
-revoke execute on function public.admin_near_duplicates(bigint) from public, anon, authenticated;
-grant execute on function public.admin_near_duplicates(bigint) to authenticated;
+revoke execute on function public.admin_near_duplicates(bigint, real[]) from public, anon, authenticated;
+grant execute on function public.admin_near_duplicates(bigint, real[]) to authenticated;
 
 -- An ad's stored files, for the admin's session to remove them at once when it deletes the ad.
 create or replace function private.ad_object_paths(p_ad public.ads) returns jsonb

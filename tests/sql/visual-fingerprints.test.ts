@@ -136,7 +136,7 @@ describeOnEngines('visual fingerprints', (ctx) => {
     expect((await derived(between)).colour_swatches).toEqual(['orange', 'yellow']);
   });
 
-  it('finds every hash at most 7 bits away and none 8 or more away, through the quarters', async () => {
+  it('finds every hash at most 7 bits away and none 8 or more away, through the quarters, among images of like colours', async () => {
     const base = BigInt.asIntN(64, 0x5a3c_96e1_0f27_b4d8n);
     const bits = Array.from({ length: 64 }, (_, i) => i);
     const spread = (n: number, seed: number) => bits.filter((_, i) => (i * 37 + seed * 11) % 64 < n * 1).slice(0, n);
@@ -165,8 +165,8 @@ describeOnEngines('visual fingerprints', (ctx) => {
     const found = await queryAs<{ result: { id: string; distance: number }[] }>(
       ctx.db,
       userActor(people.admin),
-      'select public.admin_near_duplicates($1::bigint) as result',
-      [hashBase.toString()],
+      'select public.admin_near_duplicates($1::bigint, $2::real[]) as result',
+      [hashBase.toString(), histogramOf(0)],
     );
     expect(found[0]!.result.map((entry) => [entry.id, entry.distance])).toEqual([
       [ids[0], 0],
@@ -175,6 +175,14 @@ describeOnEngines('visual fingerprints', (ctx) => {
     ]);
     // As the admin sees it: clear, with display links.
     expect((found[0]!.result[0] as unknown as ListedAd).is_clear).toBe(true);
+    // The same layout in other colours is no duplicate: the histograms are far apart.
+    const otherColours = await queryAs<{ result: unknown[] }>(
+      ctx.db,
+      userActor(people.admin),
+      'select public.admin_near_duplicates($1::bigint, $2::real[]) as result',
+      [hashBase.toString(), histogramOf(7)],
+    );
+    expect(otherColours[0]!.result).toEqual([]);
   });
 
   it('keeps each ad pointing at the earliest near-duplicate added before it, as ads come, change and go', async () => {
@@ -191,8 +199,8 @@ describeOnEngines('visual fingerprints', (ctx) => {
     await writeFingerprint(ctx.db, first, fingerprint(hash, white));
     expect((await derived(second)).near_duplicate_of).toBe(first);
     expect((await derived(third)).near_duplicate_of).toBe(first);
-    // Its image is replaced by a different one: they point at what is left.
-    await writeFingerprint(ctx.db, first, fingerprint(~hash, white));
+    // Its image is replaced by one of the same layout in other colours: they point at what is left.
+    await writeFingerprint(ctx.db, first, fingerprint(hash, white, histogramOf(9)));
     expect((await derived(first)).near_duplicate_of).toBeNull();
     expect((await derived(third)).near_duplicate_of).toBe(second);
     // The admin's groups show second with third under it.
@@ -210,10 +218,17 @@ describeOnEngines('visual fingerprints', (ctx) => {
 
   it('refuses the near-duplicate lookups to everyone but admins', async () => {
     for (const actor of [userActor(people.free), userActor(people.subscriber)]) {
-      await expectPgError(queryAs(ctx.db, actor, 'select public.admin_near_duplicates(1)'), { code: '42501', detail: 'admin_required' });
+      await expectPgError(queryAs(ctx.db, actor, 'select public.admin_near_duplicates(1, $1::real[])', [histogramOf(0)]), {
+        code: '42501',
+        detail: 'admin_required',
+      });
       await expectPgError(queryAs(ctx.db, actor, 'select public.admin_near_duplicate_groups(0)'), { code: '42501', detail: 'admin_required' });
     }
-    await expectPgError(queryAs(ctx.db, anon, 'select public.admin_near_duplicates(1)'), { code: '42501' });
+    await expectPgError(queryAs(ctx.db, anon, 'select public.admin_near_duplicates(1, $1::real[])', [histogramOf(0)]), { code: '42501' });
+    await expectPgError(queryAs(ctx.db, userActor(people.admin), 'select public.admin_near_duplicates(1, $1::real[])', [[0.5, 0.5]]), {
+      code: 'P0001',
+      detail: 'invalid_fingerprint',
+    });
     await expectPgError(queryAs(ctx.db, userActor(people.admin), 'select public.admin_near_duplicate_groups(-1)'), {
       code: 'P0001',
       detail: 'invalid_page',
