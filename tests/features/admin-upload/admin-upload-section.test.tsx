@@ -190,7 +190,7 @@ describe('AdminUploadSection', () => {
     fireEvent.click(uploadAll());
     expect(await screen.findByText('Nothing was uploaded', {}, SLOW)).toBeTruthy();
     expect(within(rows()[1]!).getByRole('alert').textContent).toContain('Check these facts: Last seen.');
-    expect(services.log).toEqual([]);
+    expect(services.log.filter((line) => !/^(fingerprint|duplicates) /.test(line))).toEqual([]);
     expect(statuses()).toEqual(['pending', 'pending']);
 
     fireEvent.change(own.getByLabelText('Last seen'), { target: { value: '' } });
@@ -217,5 +217,67 @@ describe('AdminUploadSection', () => {
     expect(services.ads[0]!.image_text).toBeNull();
     expect(rows()[0]!.textContent).toContain('The text in the image could not be read. The ad is uploaded; "Read text in images" reads it later.');
     expect(document.body.textContent).not.toContain('worker failed');
+  });
+
+  it('flags a file that looks like an ad of the library, with its image, and uploads nothing until it is skipped or kept', async () => {
+    services.hashes = { 'again.jpg': '12345', 'fresh.jpg': '-987654321' };
+    services.libraryDuplicates = {
+      '12345': [{ id: 'ad-1', brandName: 'Lumora', imageUrl: 'https://cdn.test/lumora.webp', distance: 1 }],
+    };
+    renderSection();
+    await screen.findByRole('option', { name: 'Lumora' }, SLOW);
+    pick('Brand', 'b1');
+    pick('Category', 'c1');
+    chooseFiles([imageFile('again.jpg'), imageFile('fresh.jpg')]);
+    const notice = await screen.findByTestId('duplicate-notice', {}, SLOW);
+    expect(within(rows()[0]!).getByTestId('duplicate-notice')).toBe(notice);
+    expect(notice.textContent).toContain('Looks like an ad already in the library');
+    expect(notice.textContent).toContain('nearly identical');
+    expect(within(notice).getByRole('img', { name: 'Lumora ad' }).getAttribute('src')).toBe('https://cdn.test/lumora.webp');
+    expect(within(rows()[1]!).queryByTestId('duplicate-notice')).toBeNull();
+
+    fireEvent.click(uploadAll());
+    expect(await screen.findByText('Some files look like images already uploaded. Skip or keep each of them, then upload again.', {}, SLOW)).toBeTruthy();
+    expect(services.ads).toEqual([]);
+
+    // Keep: it uploads, with its fingerprint, and so does the other.
+    fireEvent.click(within(notice).getByRole('button', { name: 'Keep again.jpg' }));
+    expect(within(rows()[0]!).getByTestId('duplicate-kept')).toBeTruthy();
+    fireEvent.click(uploadAll());
+    await screen.findByText('Processed all files.', {}, SLOW);
+    expect(services.ads.map((ad) => ad.visual_hash)).toEqual(['12345', '-987654321']);
+    expect(services.ads[0]).toMatchObject({ colour_histogram: [1, ...new Array(15).fill(0)], dominant_colours: [{ hex: '#d7263d', share: 1 }] });
+  });
+
+  it('flags a file that looks like an earlier file of the list; Skip takes it off', async () => {
+    services.hashes = { 'first.jpg': '4096', 'second.jpg': '4097' };
+    renderSection();
+    await screen.findByRole('option', { name: 'Lumora' }, SLOW);
+    pick('Brand', 'b1');
+    pick('Category', 'c1');
+    chooseFiles([imageFile('first.jpg'), imageFile('second.jpg')]);
+    const notice = await screen.findByTestId('duplicate-notice', {}, SLOW);
+    expect(within(rows()[1]!).getByTestId('duplicate-notice')).toBe(notice);
+    expect(notice.textContent).toContain('Looks like another file in this list');
+    expect(notice.textContent).toContain('Nearly the same image as first.jpg.');
+    fireEvent.click(within(notice).getByRole('button', { name: 'Skip second.jpg' }));
+    expect(rows()).toHaveLength(1);
+    fireEvent.click(uploadAll());
+    await screen.findByText('Processed all files.', {}, SLOW);
+    expect(services.ads.map((ad) => ad.visual_hash)).toEqual(['4096']);
+  });
+
+  it('uploads a file it could not fingerprint, without a fingerprint, and says it was not checked', async () => {
+    services.failWhen = (step) => (step === 'fingerprint' ? 'canvas refused' : null);
+    renderSection();
+    await screen.findByRole('option', { name: 'Lumora' }, SLOW);
+    pick('Brand', 'b1');
+    pick('Category', 'c1');
+    chooseFiles([imageFile('odd.jpg')]);
+    await waitFor(() => expect(rows()[0]!.textContent).toContain('Could not check this image for near-duplicates. It uploads as it is.'), SLOW);
+    fireEvent.click(uploadAll());
+    await screen.findByText('Processed all files.', {}, SLOW);
+    expect(services.ads[0]).toMatchObject({ visual_hash: null, colour_histogram: null, dominant_colours: null });
+    expect(document.body.textContent).not.toContain('canvas refused');
   });
 });

@@ -1,5 +1,14 @@
 import { ApiError } from '../../../src/lib/api-error.ts';
-import type { NewAdRowWithFacts, UploadBucket, UploadCatalogItem, UploadCatalogKind, UploadListKind, UploadServices } from '../../../src/features/admin-upload/api/upload-services.ts';
+import type {
+  NearDuplicate,
+  NewAdRowWithFacts,
+  UploadBucket,
+  UploadCatalogItem,
+  UploadCatalogKind,
+  UploadListKind,
+  UploadServices,
+} from '../../../src/features/admin-upload/api/upload-services.ts';
+import type { VisualFingerprint } from '../../../src/lib/media/visual-fingerprint.ts';
 import type { ImageVariants } from '../../../src/lib/media/image-variants.ts';
 import { UnreadableImageError } from '../../../src/lib/media/image-variants.ts';
 
@@ -32,8 +41,15 @@ export class FakeUploadServices implements UploadServices {
   ads: NewAdRowWithFacts[] = [];
   tagLinks: Array<{ adId: string; tagId: string }> = [];
   log: string[] = [];
+  /** Each file's hash by name; a file not named here gets a hash of its own, far from every other. */
+  hashes: Record<string, string> = {};
+  /** The library's ads that nearly match a hash. */
+  libraryDuplicates: Record<string, NearDuplicate[]> = {};
   /** Decides per step and file name whether it fails; return an error message to fail it. */
-  failWhen: (step: 'variants' | 'text' | 'put' | 'insert' | 'tags' | 'add', subject: string) => string | null = () => null;
+  failWhen: (
+    step: 'variants' | 'text' | 'put' | 'insert' | 'tags' | 'add' | 'fingerprint' | 'duplicates',
+    subject: string,
+  ) => string | null = () => null;
   /** When set, each file's first object upload waits for this promise. */
   gate: Promise<void> | null = null;
   private current = '';
@@ -60,6 +76,23 @@ export class FakeUploadServices implements UploadServices {
     if (refused) throw new Error(refused);
     const webp = (label: string) => new Blob([label], { type: 'image/webp' });
     return { display480: webp('480'), display960: webp('960'), preview: webp('preview'), thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==', width: 1080, height: 1350 };
+  }
+
+  async fingerprint(file: File): Promise<VisualFingerprint> {
+    this.log.push(`fingerprint ${file.name}`);
+    const refused = this.failWhen('fingerprint', file.name);
+    if (refused) throw new Error(refused);
+    // FNV-1a of the name: two names' hashes differ in about half their bits.
+    let own = 0xcbf29ce484222325n;
+    for (const char of file.name) own = BigInt.asUintN(64, (own ^ BigInt(char.charCodeAt(0))) * 0x100000001b3n);
+    return { hash: this.hashes[file.name] ?? BigInt.asIntN(64, own).toString(), histogram: [1, ...new Array<number>(15).fill(0)], colours: [{ hex: '#d7263d', share: 1 }] };
+  }
+
+  async findNearDuplicates({ hash }: VisualFingerprint): Promise<NearDuplicate[]> {
+    this.log.push(`duplicates ${hash}`);
+    const refused = this.failWhen('duplicates', hash);
+    if (refused) throw new Error(refused);
+    return this.libraryDuplicates[hash] ?? [];
   }
 
   /** The text "read" from each file's image: its name, upper-cased, unless a test makes it fail. */

@@ -2,6 +2,7 @@ import type { AdFactsChange } from '../../../lib/ad-facts.ts';
 import { ApiError, errorTextOf } from '../../../lib/api-error.ts';
 import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { UnreadableImageError } from '../../../lib/media/image-variants.ts';
+import type { VisualFingerprint } from '../../../lib/media/visual-fingerprint.ts';
 import { newAdObjectPaths, originalExtension } from '../lib/object-paths.ts';
 import type { UploadBucket, UploadServices } from './upload-services.ts';
 
@@ -15,6 +16,8 @@ export interface AdUpload {
   tagIds: string[];
   /** Checked facts (checkUploadFacts): every fact, null where not given. */
   facts: Required<AdFactsChange>;
+  /** The image's fingerprint when the queue made it already; made here otherwise. */
+  fingerprint?: VisualFingerprint | null;
 }
 
 export interface UploadedAd {
@@ -57,7 +60,7 @@ export class AdUploadError extends Error {
 /**
  * One file to one ad: variants made in the browser, the four objects
  * uploaded while the text in the 960 display image is read, then the row with
- * its facts and that text (whose trigger refuses it unless all four exist),
+ * its facts, its visual fingerprint and that text (whose trigger refuses it unless all four exist),
  * then its tags. When anything before the row fails, the objects already
  * uploaded are removed again: no object is left without its row. A tag that
  * cannot be linked only logs a warning; the ad stays. Text that cannot be
@@ -71,6 +74,13 @@ export async function uploadAd(services: UploadServices, upload: AdUpload): Prom
   } catch (error) {
     throw error instanceof UnreadableImageError ? new AdUploadError(E.unreadable) : new AdUploadError(E.imageUploadFailed, error);
   }
+  // A fingerprint that cannot be made does not stop the upload: the row goes in without one.
+  const fingerprint =
+    upload.fingerprint ??
+    (await services.fingerprint(upload.file).catch((error: unknown) => {
+      console.warn('The image could not be fingerprinted', upload.file.name, error);
+      return null;
+    }));
   const textRead = services.readImageText(variants.display960).then(
     (text) => text,
     (error: unknown) => {
@@ -120,6 +130,9 @@ export async function uploadAd(services: UploadServices, upload: AdUpload): Prom
       height: variants.height,
       thumbhash: variants.thumbhash,
       image_text: imageText,
+      visual_hash: fingerprint?.hash ?? null,
+      colour_histogram: fingerprint?.histogram ?? null,
+      dominant_colours: fingerprint?.colours ?? null,
       ...upload.facts,
     });
   } catch (error) {

@@ -2,7 +2,11 @@ import * as z from 'zod/mini';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 import type { AdFactsChange } from '../../../lib/ad-facts.ts';
+import { adSchema } from '../../../lib/ad-schema.ts';
+import { adImageUrl } from '../../../lib/image-urls.ts';
+import { fingerprintOfFile } from '../../../lib/media/fingerprint-image.ts';
 import { makeImageVariants, type ImageVariants } from '../../../lib/media/image-variants.ts';
+import type { VisualFingerprint } from '../../../lib/media/visual-fingerprint.ts';
 import { readImageText } from '../../../lib/media/read-image-text.ts';
 import type { AdObjectPaths } from '../lib/object-paths.ts';
 
@@ -23,7 +27,23 @@ export interface NewAdRow extends AdObjectPaths {
   thumbhash: string;
   /** The text read from the image; null when it could not be read (the backfill reads it later). */
   image_text: string | null;
+  /** The image's visual fingerprint; all three null when it could not be made. */
+  visual_hash: string | null;
+  colour_histogram: number[] | null;
+  dominant_colours: VisualFingerprint['colours'] | null;
 }
+
+/** An ad of the library whose image nearly matches an upload's. */
+export interface NearDuplicate {
+  id: string;
+  brandName: string | null;
+  /** The ad's 480 display image (admins see every ad clear). */
+  imageUrl: string | null;
+  /** How many of the hashes' 64 bits differ: 0 to NEAR_DUPLICATE_BITS. */
+  distance: number;
+}
+
+const nearDuplicateSchema = z.extend(adSchema, { distance: z.number() });
 
 /** The row as inserted: its objects and size, the text in its image, and its facts. */
 export type NewAdRowWithFacts = NewAdRow & Required<AdFactsChange>;
@@ -37,6 +57,10 @@ export interface UploadServices {
   listCatalog(kind: UploadListKind): Promise<UploadCatalogItem[]>;
   addCatalogEntry(kind: UploadCatalogKind, name: string): Promise<UploadCatalogItem>;
   makeVariants(file: File): Promise<ImageVariants>;
+  /** The image's visual fingerprint (src/lib/media/visual-fingerprint.ts). */
+  fingerprint(file: File): Promise<VisualFingerprint>;
+  /** The library's ads whose image nearly duplicates a fingerprint's, nearest first (at most 5). */
+  findNearDuplicates(fingerprint: VisualFingerprint): Promise<NearDuplicate[]>;
   /** The normalised text printed in an image (src/lib/media/image-text.ts); throws when it cannot be read. */
   readImageText(image: Blob): Promise<string>;
   putObject(bucket: UploadBucket, path: string, body: Blob, contentType: string): Promise<void>;
@@ -64,6 +88,15 @@ export const supabaseUploadServices: UploadServices = {
     return uploadCatalogItemSchema.parse(data);
   },
   makeVariants: makeImageVariants,
+  fingerprint: fingerprintOfFile,
+  async findNearDuplicates(fingerprint) {
+    const { data, error } = await supabase.rpc('admin_near_duplicates', { p_hash: fingerprint.hash, p_histogram: fingerprint.histogram });
+    if (error) throw apiErrorFrom(error);
+    return z
+      .array(nearDuplicateSchema)
+      .parse(data)
+      .map((ad) => ({ id: ad.id, brandName: ad.brand_name, imageUrl: ad.display_480_url ? adImageUrl(ad.display_480_url) : null, distance: ad.distance }));
+  },
   readImageText: (image) => readImageText(image),
   async putObject(bucket, path, body, contentType) {
     const { error } = await supabase.storage.from(bucket).upload(path, body, { contentType, cacheControl: IMMUTABLE_CACHE_SECONDS, upsert: false });

@@ -1,9 +1,9 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { supabaseUploadServices, type UploadServices } from '../api/upload-services.ts';
 import { useUploadCatalog } from '../hooks/use-upload-catalog.ts';
-import { useUploadQueue, type UploadDefaults as Defaults } from '../hooks/use-upload-queue.ts';
+import { queueDuplicatesOf, useUploadQueue, type UploadDefaults as Defaults } from '../hooks/use-upload-queue.ts';
 import { RefusedFilesNotice } from './refused-files-notice.tsx';
 import { UploadDefaults } from './upload-defaults.tsx';
 import { UploadDropzone } from './upload-dropzone.tsx';
@@ -22,6 +22,7 @@ export function AdminUploadSection({ services = supabaseUploadServices }: { serv
   const [defaults, setDefaults] = useState<Defaults>({ brandId: '', categoryId: '', tagIds: [] });
   const [batchFacts, setBatchFacts] = useState<UploadFactsForm>(EMPTY_UPLOAD_FACTS);
   const queue = useUploadQueue(services);
+  const queueDuplicates = useMemo(() => queueDuplicatesOf(queue.items), [queue.items]);
   const { addFiles } = queue;
   const onFiles = useCallback((files: File[]) => addFiles(files, defaults), [addFiles, defaults]);
   const hasFinished = queue.items.some((item) => item.status === 'done');
@@ -92,6 +93,8 @@ export function AdminUploadSection({ services = supabaseUploadServices }: { serv
                 onField={queue.setItemField}
                 onFact={queue.setItemFact}
                 onRemove={queue.remove}
+                onKeepDuplicate={queue.keepDuplicate}
+                queueDuplicates={queueDuplicates.get(item.id)}
                 batchFacts={batchFacts}
                 hooks={hooks}
               />

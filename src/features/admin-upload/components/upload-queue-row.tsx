@@ -6,6 +6,7 @@ import type { UploadCatalogItem } from '../api/upload-services.ts';
 import type { UploadItem, UploadStatus } from '../hooks/use-upload-queue.ts';
 import { sizeInKb } from '../lib/file-names.ts';
 import type { FileFactsOverrides, UploadFactKey, UploadFactsForm } from '../lib/upload-facts.ts';
+import { DuplicateNotice } from './duplicate-notice.tsx';
 import { ImageTextNote } from './image-text-note.tsx';
 import { FACT_LABELS, UploadFactsFields } from './upload-facts-fields.tsx';
 
@@ -25,12 +26,29 @@ interface UploadQueueRowProps {
   onField: (id: string, field: 'brandId' | 'categoryId', value: string) => void;
   onFact: <K extends UploadFactKey>(id: string, key: K, value: FileFactsOverrides[K] | undefined) => void;
   onRemove: (id: string) => void;
+  onKeepDuplicate: (id: string) => void;
+  /** The earlier files of the queue this one nearly duplicates. */
+  queueDuplicates: UploadItem[] | undefined;
   batchFacts: UploadFactsForm;
   hooks: UploadCatalogItem[];
 }
 
-/** One file: preview, name, size in KB, status, brand and category selects, its own facts, the text read from it, Remove. */
-export const UploadQueueRow = memo(function UploadQueueRow({ item, brands, categories, onField, onFact, onRemove, batchFacts, hooks }: UploadQueueRowProps) {
+/**
+ * One file: preview, name, size in KB, status, brand and category selects, its own facts, the text read from it,
+ * whether it looks like an image already uploaded, Remove.
+ */
+export const UploadQueueRow = memo(function UploadQueueRow({
+  item,
+  brands,
+  categories,
+  onField,
+  onFact,
+  onRemove,
+  onKeepDuplicate,
+  queueDuplicates,
+  batchFacts,
+  hooks,
+}: UploadQueueRowProps) {
   const locked = item.status === 'uploading' || item.status === 'done';
   // A file the browser cannot show gets a blank tile, not a broken-image icon.
   const [previewFailed, setPreviewFailed] = useState(false);
@@ -70,6 +88,7 @@ export const UploadQueueRow = memo(function UploadQueueRow({ item, brands, categ
             </p>
           )}
           <ImageTextNote text={item.imageText} />
+          <DuplicateNotice item={item} queueDuplicates={queueDuplicates} onSkip={onRemove} onKeep={onKeepDuplicate} />
         </div>
       </div>
       <div className="col-span-2 flex items-center gap-2">

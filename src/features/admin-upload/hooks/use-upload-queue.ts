@@ -4,7 +4,8 @@ import { toast } from '../../../lib/toast.ts';
 import { AD_LISTS_KEY } from '../../../lib/ad-list-cache.ts';
 import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { uploadAd } from '../api/upload-ad.ts';
-import type { UploadServices } from '../api/upload-services.ts';
+import type { NearDuplicate, UploadServices } from '../api/upload-services.ts';
+import { areNearDuplicates, type VisualFingerprint } from '../../../lib/media/visual-fingerprint.ts';
 import { sanitizeFileName, sortChosenFiles, type RefusedFile } from '../lib/file-names.ts';
 import { checkUploadFacts, factsOfFile, type FileFactsOverrides, type UploadFactKey, type UploadFactsForm } from '../lib/upload-facts.ts';
 
@@ -32,6 +33,30 @@ export interface UploadItem {
   invalidFacts: UploadFactKey[];
   /** The text read from the image once uploaded: null when it could not be read, undefined before. */
   imageText: string | null | undefined;
+  /** The image's visual fingerprint: undefined while it is made, null when it could not be. */
+  fingerprint: VisualFingerprint | null | undefined;
+  /** The library's ads it nearly duplicates: undefined until checked, null when the check failed. */
+  duplicates: NearDuplicate[] | null | undefined;
+  /** The admin chose to upload it although it looks like an image already uploaded. */
+  keepDuplicate: boolean;
+}
+
+/** The earlier files of the queue each file nearly duplicates, by id. */
+export function queueDuplicatesOf(items: UploadItem[]): Map<string, UploadItem[]> {
+  const found = new Map<string, UploadItem[]>();
+  items.forEach((item, index) => {
+    if (!item.fingerprint) return;
+    const earlier = items
+      .slice(0, index)
+      .filter((other) => other.fingerprint && areNearDuplicates(other.fingerprint, item.fingerprint!));
+    if (earlier.length > 0) found.set(item.id, earlier);
+  });
+  return found;
+}
+
+/** A file waiting for the admin to skip or keep it: it looks like an ad of the library or an earlier file. */
+export function awaitsDuplicateChoice(item: UploadItem, inQueue: ReadonlyMap<string, UploadItem[]>): boolean {
+  return item.status !== 'done' && !item.keepDuplicate && ((item.duplicates?.length ?? 0) > 0 || inQueue.has(item.id));
 }
 
 export interface UploadDefaults {
@@ -80,6 +105,33 @@ export function useUploadQueue(services: UploadServices) {
   // Object URLs of whatever is still queued go when the page does.
   useEffect(() => () => itemsRef.current.forEach(revoke), []);
 
+  // Each file is fingerprinted and looked up among the library's ads as it joins, one at a time; Upload all waits
+  // for what is still being checked.
+  const checks = useRef<Promise<void>>(Promise.resolve());
+  const check = useCallback(
+    (id: string, file: File) => {
+      checks.current = checks.current.then(async () => {
+        if (!itemsRef.current.some((item) => item.id === id)) return;
+        let fingerprint: VisualFingerprint | null = null;
+        try {
+          fingerprint = await services.fingerprint(file);
+        } catch (error) {
+          console.warn('The image could not be fingerprinted', file.name, error);
+        }
+        let duplicates: NearDuplicate[] | null = null;
+        if (fingerprint) {
+          try {
+            duplicates = await services.findNearDuplicates(fingerprint);
+          } catch (error) {
+            console.warn('Near-duplicates could not be looked up', file.name, error);
+          }
+        }
+        patch(id, { fingerprint, duplicates });
+      });
+    },
+    [patch, services],
+  );
+
   const addFiles = useCallback(
     (files: Iterable<File>, defaults: UploadDefaults) => {
       const sorted = sortChosenFiles(files);
@@ -98,11 +150,18 @@ export function useUploadQueue(services: UploadServices) {
         overrides: {},
         invalidFacts: [],
         imageText: undefined,
+        fingerprint: undefined,
+        duplicates: undefined,
+        keepDuplicate: false,
       }));
       if (added.length > 0) update((current) => [...current, ...added]);
+      for (const item of added) check(item.id, item.file);
     },
-    [update],
+    [update, check],
   );
+
+  /** The admin's answer for a file that looks like an image already uploaded: skip takes it off the list. */
+  const keepDuplicate = useCallback((id: string) => patch(id, { keepDuplicate: true }), [patch]);
 
   const remove = useCallback(
     (id: string) =>
@@ -157,11 +216,17 @@ export function useUploadQueue(services: UploadServices) {
     if (runningRef.current || !canUploadAll(itemsRef.current, false)) return;
     const checked = new Map(itemsRef.current.filter(isOpen).map((item) => [item.id, checkUploadFacts(factsOfFile(batchFacts, item.overrides))]));
     update((current) => current.map((item) => {
-      const check = checked.get(item.id);
-      return check ? { ...item, invalidFacts: check.ok ? [] : check.fields } : item;
+      const result = checked.get(item.id);
+      return result ? { ...item, invalidFacts: result.ok ? [] : result.fields } : item;
     }));
-    if ([...checked.values()].some((check) => !check.ok)) {
+    if ([...checked.values()].some((result) => !result.ok)) {
       toast.error(T.toasts.invalidFacts.title, { description: T.toasts.invalidFacts.description });
+      return;
+    }
+    await checks.current;
+    const inQueue = queueDuplicatesOf(itemsRef.current);
+    if (itemsRef.current.some((item) => checked.has(item.id) && awaitsDuplicateChoice(item, inQueue))) {
+      toast.error(T.toasts.undecidedDuplicates.title, { description: T.toasts.undecidedDuplicates.description });
       return;
     }
     runningRef.current = true;
@@ -172,11 +237,11 @@ export function useUploadQueue(services: UploadServices) {
       for (const id of ids) {
         const item = itemsRef.current.find((candidate) => candidate.id === id);
         if (!item || !isOpen(item)) continue;
-        const check = checked.get(id);
-        if (!check?.ok) continue;
+        const result = checked.get(id);
+        if (!result?.ok) continue;
         patch(id, { status: 'uploading', error: null });
         try {
-          const uploaded = await uploadAd(services, { ...item, facts: check.facts });
+          const uploaded = await uploadAd(services, { ...item, facts: result.facts });
           uploadedAny = true;
           patch(id, { status: 'done', path: uploaded.path, imageText: uploaded.imageText });
         } catch (error) {
@@ -207,5 +272,19 @@ export function useUploadQueue(services: UploadServices) {
 
   const dismissRefused = useCallback(() => setRefused([]), []);
 
-  return { items, running, refused, dismissRefused, addFiles, remove, setItemField, setItemFact, applyToAll, uploadAll, clearFinished, canUploadAll: canUploadAll(items, running) };
+  return {
+    items,
+    running,
+    refused,
+    dismissRefused,
+    addFiles,
+    remove,
+    keepDuplicate,
+    setItemField,
+    setItemFact,
+    applyToAll,
+    uploadAll,
+    clearFinished,
+    canUploadAll: canUploadAll(items, running),
+  };
 }
