@@ -93,8 +93,8 @@ function axisCells(size: number, stride: number): { positions: Int32Array; cells
 }
 
 /**
- * The GRID × GRID raster: each cell's red, green and blue sums (in 1/255
- * steps, composited over white, exact integers) and its pixel count.
+ * The GRID × GRID raster: each cell's red, green and blue sums (composited
+ * over white, exact integers) and its pixel count.
  */
 function boxRaster({ width, height, data }: RgbaPixels) {
   const strideX = Math.max(1, Math.floor(width / MAX_SAMPLES_PER_AXIS));
@@ -122,10 +122,17 @@ function boxRaster({ width, height, data }: RgbaPixels) {
       for (; i < xCount && xCells[i] === cellX; i++) {
         const p = rowStart + xs[i]! * 4;
         const a = data[p + 3]!;
-        const over = 255 * (255 - a);
-        r += data[p]! * a + over;
-        g += data[p + 1]! * a + over;
-        b += data[p + 2]! * a + over;
+        if (a === 255) {
+          r += data[p]!;
+          g += data[p + 1]!;
+          b += data[p + 2]!;
+        } else {
+          // Over white through the premultiplied value rounded to a byte, the one value a browser's canvas keeps.
+          const over = 255 - a;
+          r += (((data[p]! * a * 2 + 255) / 510) | 0) + over;
+          g += (((data[p + 1]! * a * 2 + 255) / 510) | 0) + over;
+          b += (((data[p + 2]! * a * 2 + 255) / 510) | 0) + over;
+        }
         n++;
       }
       const cell = cellRow + cellX;
@@ -150,7 +157,7 @@ function cellColours(raster: Raster) {
   let total = 0;
   for (let cell = 0; cell < cells; cell++) total += raster.count[cell]!;
   for (let cell = 0; cell < cells; cell++) {
-    const n = raster.count[cell]! * 255;
+    const n = raster.count[cell]!;
     r[cell] = raster.red[cell]! / n;
     g[cell] = raster.green[cell]! / n;
     b[cell] = raster.blue[cell]! / n;

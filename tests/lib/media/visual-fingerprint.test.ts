@@ -152,6 +152,12 @@ describe('the visual fingerprint of an image', () => {
     expect(halfBlack.colours[0]!.hex).toBe('#7f7f7f');
   });
 
+  it('reads a translucent pixel through its premultiplied byte, so a canvas round trip changes nothing', () => {
+    // A canvas keeps round(200 × 3 / 255) = 2 and gives back round(2 × 255 / 3) = 170.
+    const image = (red: number) => painted(64, 64, (x) => (x < 32 ? [red, 100, 50, 3] : [10, 20, 30, 255]));
+    expect(fingerprintOfPixels(image(170))).toEqual(fingerprintOfPixels(image(200)));
+  });
+
   it('is deterministic: the same pixels give the same fingerprint, whatever array holds them', () => {
     const image = painted(300, 200, (x, y) => [(x * 7) & 255, (y * 5) & 255, (x * y) & 255, 255]);
     const first = fingerprintOfPixels(image);
