@@ -71,6 +71,7 @@ describe('uploadAd', () => {
     const result = await uploadAd(services, upload(imageFile('one.jpg')));
     expect(services.log).toEqual([
       'variants one.jpg',
+      'fingerprint one.jpg',
       'text one.jpg',
       'put ad-originals one.jpg',
       'put ad-images one.jpg',
