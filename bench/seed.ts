@@ -86,6 +86,8 @@ export interface BenchData {
   hook: Named;
   /** Ads spread over the whole table, for get_ad and get_ad_neighbours. */
   sampleAdIds: string[];
+  /** Those ads' fingerprints (hash and histogram), for the near-duplicate lookup an upload makes. */
+  sampleFingerprints: { hash: string; histogram: number[] }[];
   free: TestUser;
   subscriber: TestUser;
   admin: TestUser;
@@ -255,7 +257,7 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
     });
     // The search and fingerprint indexes are built once after the rows (as CREATE INDEX builds them) rather than row
     // by row: their own definitions, read from the database, dropped and made again.
-    const builtAfter = ['ads_search', 'ads_visual_vector_library', 'ads_visual_vector_black_friday', 'ads_colour_swatches'];
+    const builtAfter = ['ads_search', 'ads_colour_point_library', 'ads_colour_point_black_friday', 'ads_colour_swatches'];
     const indexDefinitions = (
       await db.query<{ def: string }>(`select pg_get_indexdef(('public.' || name)::regclass) as def from unnest($1::text[]) name`, [builtAfter])
     ).rows.map((row) => row.def);
@@ -267,14 +269,15 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
                                  height, thumbhash, platforms, format, offer, hook_id, first_seen, last_seen, still_running,
                                  headline, primary_text, landing_url, image_text, card, search_text, search_vector,
                                  free_sample, free_sample_since, visual_hash, colour_histogram, dominant_colours,
-                                 visual_vector, colour_swatches)
+                                 visual_vector, colour_point, colour_swatches)
          select a.id, a.brand_id, a.category_id, a.type_id, a.created_at, a.requires_subscription, a.is_black_friday,
                 a.is_top_picks, a.original_path, a.display_480_path, a.display_960_path, a.preview_path, a.width,
                 a.height, a.thumbhash, a.platforms, a.format, a.offer, a.hook_id, a.first_seen, a.last_seen, a.still_running,
                 a.headline, a.primary_text, a.landing_url, a.image_text, k.card, s.search_text, private.search_words(s.search_text),
                 a.sampled, case when a.sampled then a.created_at end, a.visual_hash, a.colour_histogram, a.dominant_colours,
                 -- What the fingerprint trigger derives (no hash is near another: near_duplicate_of stays null).
-                extensions.cube(a.colour_histogram::double precision[]), private.colour_swatches(a.dominant_colours)
+                extensions.cube(a.colour_histogram::double precision[]), private.colour_point(a.dominant_colours),
+                private.colour_swatches(a.dominant_colours)
            from (select b.*, b.requires_subscription
                              and (row_number() over (partition by b.requires_subscription order by b.created_at, b.id) - 1) % 10 = 0
                                as sampled
@@ -334,6 +337,14 @@ async function benchDataOf(
     secondTag: byName(catalogue.tags, 'Free Shipping'),
     hook: byName(catalogue.hooks, 'Social proof'),
     sampleAdIds: sample.rows.map((row) => row.id),
+    sampleFingerprints: (
+      await db.query<{ hash: string; histogram: number[] }>(
+        `select a.visual_hash::text as hash, a.colour_histogram as histogram
+           from unnest($1::uuid[]) with ordinality s (id, n) join public.ads a on a.id = s.id
+          where a.visual_hash is not null order by s.n`,
+        [sample.rows.map((row) => row.id)],
+      )
+    ).rows,
     ...people,
   };
 }

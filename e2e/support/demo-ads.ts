@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
+import { fingerprintWithSharp } from '../../local/media/fingerprint-with-sharp.ts';
 import type { LocalStack } from '../../local/stack.ts';
 
 const PALETTE = ['#e76f51', '#2a9d8f', '#264653', '#f4a261', '#8ab17d', '#6d597a', '#e9c46a', '#457b9d'];
@@ -30,10 +31,10 @@ export interface DemoAdsResult {
 
 /**
  * A few ads with every stored image an upload leaves (original, 480 and 960
- * WebP, blurred preview), written through the stack's storage so rows and
+ * WebP, blurred preview) and the fingerprint it writes, through the stack's storage so rows and
  * files agree. Small on purpose: the journeys need a library, not a big one.
  */
-export async function insertDemoAds(stack: LocalStack, count: number, options: { brandPrefix?: string; minutesAgo?: number; width?: number } = {}): Promise<DemoAdsResult> {
+export async function insertDemoAds(stack: LocalStack, count: number, options: { brandPrefix?: string; minutesAgo?: number; width?: number; colours?: readonly string[] } = {}): Promise<DemoAdsResult> {
   const suffix = randomBytes(3).toString('hex');
   const one = async (sql: string, params: unknown[]) => (await stack.db.query<{ id: string }>(sql, params)).rows[0]!.id;
   const brandName = `${options.brandPrefix ?? 'Northwind'} ${suffix}`;
@@ -46,7 +47,7 @@ export async function insertDemoAds(stack: LocalStack, count: number, options: {
     // Smaller sources render faster where a journey needs many ads; the aspect stays 4:5.
     const width = options.width ?? 1080;
     const height = Math.round(width * 1.25);
-    const colour = PALETTE[i % PALETTE.length]!;
+    const colour = options.colours?.[i % options.colours.length] ?? PALETTE[i % PALETTE.length]!;
     const source = await sharp(creativeSvg(width, height, colour, `Demo ad ${i + 1}`)).png().toBuffer();
     const folder = randomBytes(16).toString('hex');
     const paths = {
@@ -55,16 +56,22 @@ export async function insertDemoAds(stack: LocalStack, count: number, options: {
       display960: `${folder}/960.webp`,
       preview: `previews/${randomBytes(16).toString('hex')}.webp`,
     };
-    await stack.storage.writeObject('ad-originals', paths.original, await sharp(source).jpeg({ quality: 80 }).toBuffer(), 'image/jpeg');
+    const original = await sharp(source).jpeg({ quality: 80 }).toBuffer();
+    const fingerprint = await fingerprintWithSharp(original);
+    await stack.storage.writeObject('ad-originals', paths.original, original, 'image/jpeg');
     await stack.storage.writeObject('ad-images', paths.display480, await sharp(source).resize(480).webp().toBuffer(), 'image/webp');
     await stack.storage.writeObject('ad-images', paths.display960, await sharp(source).resize(960).webp().toBuffer(), 'image/webp');
     await stack.storage.writeObject('ad-images', paths.preview, await sharp(source).resize(32).blur(2).webp().toBuffer(), 'image/webp');
     adIds.push(
       await one(
         `insert into public.ads (brand_id, category_id, type_id, created_at, requires_subscription,
-                                 original_path, display_480_path, display_960_path, preview_path, width, height, thumbhash)
-         values ($1, $2, $3, now() - make_interval(mins => $4), true, $5, $6, $7, $8, $9, $10, $11) returning id`,
-        [brandId, categoryId, typeId, (options.minutesAgo ?? 0) + i, paths.original, paths.display480, paths.display960, paths.preview, width, height, await thumbhashOf(source)],
+                                 original_path, display_480_path, display_960_path, preview_path, width, height, thumbhash,
+                                 visual_hash, colour_histogram, dominant_colours)
+         values ($1, $2, $3, now() - make_interval(mins => $4), true, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) returning id`,
+        [
+          brandId, categoryId, typeId, (options.minutesAgo ?? 0) + i, paths.original, paths.display480, paths.display960, paths.preview, width, height,
+          await thumbhashOf(source), fingerprint.hash, fingerprint.histogram, JSON.stringify(fingerprint.colours),
+        ],
       ),
     );
   }

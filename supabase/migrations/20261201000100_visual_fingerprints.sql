@@ -1,8 +1,9 @@
 -- Every ad image's visual fingerprint (src/lib/media/visual-fingerprint.ts): a 64-bit perceptual hash, a 16-bin
 -- colour histogram and at most 5 dominant colours, written by the admin's upload (or the local tools) and checked
--- here. From them the database keeps what it searches by: the histogram as a point of the cube extension (a GiST
--- index finds the nearest), the palette's swatches the dominant colours match, and the earliest ad each one is a
--- near-duplicate of. See docs/decisions/0038.
+-- here. From them the database keeps what it searches by: the histogram as a point of the cube extension, the
+-- image's mean colour and spread as a 4-D point (a GiST index finds the nearest; 16 dimensions are too many for one),
+-- the palette's swatches the dominant colours match, and the earliest ad each one is a near-duplicate of. See
+-- docs/decisions/0038.
 
 create extension if not exists cube with schema extensions;
 
@@ -12,6 +13,7 @@ alter table public.ads
   add column dominant_colours jsonb,
   -- Derived by ads_visual_fingerprint; never written directly.
   add column visual_vector extensions.cube,
+  add column colour_point extensions.cube,
   add column colour_swatches text[],
   add column near_duplicate_of uuid,
   add constraint ads_fingerprint_whole check (
@@ -91,6 +93,21 @@ as $$
    where d.distance <= d.nearest + 10
 $$;
 
+-- An image's colour as a point: the mean of its dominant colours in CIELAB weighted by their shares, and how far
+-- they lie from that mean on average (a flat image 0, a colourful one more), each over 100.
+create or replace function private.colour_point(p_colours jsonb) returns extensions.cube
+language sql stable parallel safe
+set search_path = ''
+as $$
+  with c as (select (e ->> 'share')::double precision as w, lab.l, lab.a, lab.b
+               from jsonb_array_elements(p_colours) e cross join lateral private.hex_to_lab(e ->> 'hex') lab),
+       m as (select sum(c.w * c.l) / nullif(sum(c.w), 0) as l, sum(c.w * c.a) / nullif(sum(c.w), 0) as a,
+                    sum(c.w * c.b) / nullif(sum(c.w), 0) as b, nullif(sum(c.w), 0) as total from c)
+  select extensions.cube(array[m.l / 100, m.a / 100, m.b / 100,
+                               (select sum(c.w * sqrt((c.l - m.l) ^ 2 + (c.a - m.a) ^ 2 + (c.b - m.b) ^ 2)) from c) / m.total / 100])
+    from m where m.total is not null
+$$;
+
 -- How many of 64 bits two hashes differ in.
 create or replace function private.hash_distance(p_a bigint, p_b bigint) returns int
 language sql immutable strict parallel safe
@@ -116,9 +133,9 @@ create index ads_visual_hash_q0 on public.ads ((((visual_hash >> 48) & 65535)::i
 create index ads_visual_hash_q1 on public.ads ((((visual_hash >> 32) & 65535)::int)) where visual_hash is not null;
 create index ads_visual_hash_q2 on public.ads ((((visual_hash >> 16) & 65535)::int)) where visual_hash is not null;
 create index ads_visual_hash_q3 on public.ads (((visual_hash & 65535)::int)) where visual_hash is not null;
--- Nearest colour histograms per board.
-create index ads_visual_vector_library on public.ads using gist (visual_vector) where not is_black_friday;
-create index ads_visual_vector_black_friday on public.ads using gist (visual_vector) where is_black_friday;
+-- Nearest colour points per board.
+create index ads_colour_point_library on public.ads using gist (colour_point) where not is_black_friday;
+create index ads_colour_point_black_friday on public.ads using gist (colour_point) where is_black_friday;
 create index ads_colour_swatches on public.ads using gin (colour_swatches);
 create index ads_near_duplicate_of on public.ads (near_duplicate_of) where near_duplicate_of is not null;
 
@@ -126,16 +143,25 @@ create index ads_near_duplicate_of on public.ads (near_duplicate_of) where near_
 -- away (Euclidean; two images of one layout in different colours share a hash, not their colours).
 create or replace function private.ads_near_hash(p_hash bigint, p_vector extensions.cube)
 returns table (id uuid, distance int, created_at timestamptz)
-language sql stable strict parallel safe
+-- plpgsql: the 68 probe values are bound as arrays, so each quarter's index is read for them. The planner cannot
+-- tell how few rows they find (no statistics for the quarters), and would start parallel workers for a handful.
+language plpgsql stable strict parallel safe
 set search_path = ''
+set max_parallel_workers_per_gather = 0
 as $$
-  select a.id, private.hash_distance(a.visual_hash, p_hash), a.created_at
-    from public.ads a, private.hash_quarter_probes(p_hash) p
-   where a.visual_hash is not null
-     and (((a.visual_hash >> 48) & 65535)::int = any (p.q0) or ((a.visual_hash >> 32) & 65535)::int = any (p.q1)
-          or ((a.visual_hash >> 16) & 65535)::int = any (p.q2) or (a.visual_hash & 65535)::int = any (p.q3))
-     and private.hash_distance(a.visual_hash, p_hash) <= 7
-     and extensions.cube_distance(a.visual_vector, p_vector) <= 0.3
+declare
+  v_probes record;
+begin
+  select * into v_probes from private.hash_quarter_probes(p_hash);
+  return query
+    select a.id, private.hash_distance(a.visual_hash, p_hash), a.created_at
+      from public.ads a
+     where a.visual_hash is not null
+       and (((a.visual_hash >> 48) & 65535)::int = any (v_probes.q0) or ((a.visual_hash >> 32) & 65535)::int = any (v_probes.q1)
+            or ((a.visual_hash >> 16) & 65535)::int = any (v_probes.q2) or (a.visual_hash & 65535)::int = any (v_probes.q3))
+       and private.hash_distance(a.visual_hash, p_hash) <= 7
+       and extensions.cube_distance(a.visual_vector, p_vector) <= 0.3;
+end;
 $$;
 
 -- Checks a written fingerprint and derives what is searched by. An ad is a near-duplicate of the earliest ad added
@@ -150,6 +176,7 @@ declare
 begin
   if new.visual_hash is null then
     new.visual_vector := null;
+    new.colour_point := null;
     new.colour_swatches := null;
     new.near_duplicate_of := null;
     return new;
@@ -166,6 +193,7 @@ begin
     raise exception 'A dominant colour is a #rrggbb hex and a share from 0 to 1' using errcode = '23514', detail = 'invalid_fingerprint';
   end if;
   new.visual_vector := extensions.cube(new.colour_histogram::double precision[]);
+  new.colour_point := private.colour_point(new.dominant_colours);
   new.colour_swatches := private.colour_swatches(new.dominant_colours);
   new.near_duplicate_of := (select n.id from private.ads_near_hash(new.visual_hash, new.visual_vector) n
                              where n.id <> new.id and (n.created_at, n.id) < (new.created_at, new.id)
@@ -174,7 +202,7 @@ begin
 end;
 $$;
 create trigger ads_visual_fingerprint
-  before insert or update of visual_hash, colour_histogram, dominant_colours, visual_vector, colour_swatches,
+  before insert or update of visual_hash, colour_histogram, dominant_colours, visual_vector, colour_point, colour_swatches,
                              near_duplicate_of, created_at
   on public.ads for each row execute function private.ads_visual_fingerprint();
 
@@ -204,6 +232,6 @@ $$;
 create trigger ads_near_duplicates_look_again after insert or update of visual_hash, colour_histogram, created_at or delete
   on public.ads for each row execute function private.ads_near_duplicates_look_again();
 
-revoke execute on function private.hex_to_lab(text), private.colour_swatches(jsonb),
+revoke execute on function private.hex_to_lab(text), private.colour_swatches(jsonb), private.colour_point(jsonb),
   private.hash_distance(bigint, bigint), private.hash_quarter_probes(bigint), private.ads_near_hash(bigint, extensions.cube),
   private.ads_visual_fingerprint(), private.ads_near_duplicates_look_again() from public;

@@ -19,13 +19,15 @@ $$;
 revoke execute on function private.ad_likeness(public.ads, public.ads, int, int, int) from public;
 
 -- Up to 12 ads most like one ad, from its own board (the Black Friday board's for signed-in callers only), each
--- locked or clear for the caller exactly as in the grid, most alike first. The candidates: the 100 nearest colour
--- histograms, the 30 newest ads of each of its ordinary tags, and the 30 newest of its category and of its hook.
+-- locked or clear for the caller exactly as in the grid, most alike first. The candidates: the 100 nearest in colour
+-- (ads.colour_point), the 30 newest ads of each of its ordinary tags, and the 30 newest of its category and of its
+-- hook; each is then scored by private.ad_likeness.
 create or replace function public.similar_ads(p_id uuid) returns jsonb
 language plpgsql
 stable
 security definer
 set search_path = ''
+set max_parallel_workers_per_gather = 0
 as $$
 declare
   v_ad public.ads;
@@ -48,14 +50,14 @@ begin
 
   with candidates as (
     (select a.id from public.ads a
-      where v_ad.visual_vector is not null and a.visual_vector is not null and not a.is_black_friday
+      where v_ad.colour_point is not null and a.colour_point is not null and not a.is_black_friday
         and not v_ad.is_black_friday
-      order by a.visual_vector operator(extensions.<->) v_ad.visual_vector limit 101)
+      order by a.colour_point operator(extensions.<->) v_ad.colour_point limit 101)
     union
     (select a.id from public.ads a
-      where v_ad.visual_vector is not null and a.visual_vector is not null and a.is_black_friday
+      where v_ad.colour_point is not null and a.colour_point is not null and a.is_black_friday
         and v_ad.is_black_friday
-      order by a.visual_vector operator(extensions.<->) v_ad.visual_vector limit 101)
+      order by a.colour_point operator(extensions.<->) v_ad.colour_point limit 101)
     union
     select t.ad_id from unnest(v_tags) m (tag_id)
      cross join lateral (select h.ad_id from public.ad_tags h where h.tag_id = m.tag_id
