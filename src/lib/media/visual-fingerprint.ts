@@ -105,22 +105,30 @@ function boxRaster({ width, height, data }: RgbaPixels) {
   const green = new Float64Array(GRID * GRID);
   const blue = new Float64Array(GRID * GRID);
   const count = new Float64Array(GRID * GRID);
-  const xs = columns.positions;
-  const xCells = columns.cells;
-  const xCount = xs.length;
+  // The columns as runs of samples in one cell: where each starts in a row (bytes), how many, which cell.
+  const runStarts: number[] = [];
+  const runLengths: number[] = [];
+  const runCells: number[] = [];
+  columns.cells.forEach((cell, i) => {
+    if (runCells.length > 0 && runCells[runCells.length - 1] === cell) runLengths[runLengths.length - 1]! += 1;
+    else {
+      runStarts.push(columns.positions[i]! * 4);
+      runLengths.push(1);
+      runCells.push(cell);
+    }
+  });
+  const step = strideX * 4;
   for (let row = 0; row < rows.positions.length; row++) {
     const rowStart = rows.positions[row]! * width * 4;
     const cellRow = rows.cells[row]! * GRID;
-    let i = 0;
-    while (i < xCount) {
+    for (let run = 0; run < runCells.length; run++) {
       // One cell's run of samples, summed in locals before they are stored.
-      const cellX = xCells[i]!;
       let r = 0;
       let g = 0;
       let b = 0;
-      let n = 0;
-      for (; i < xCount && xCells[i] === cellX; i++) {
-        const p = rowStart + xs[i]! * 4;
+      const n = runLengths[run]!;
+      const end = rowStart + runStarts[run]! + n * step;
+      for (let p = rowStart + runStarts[run]!; p < end; p += step) {
         const a = data[p + 3]!;
         if (a === 255) {
           r += data[p]!;
@@ -133,9 +141,8 @@ function boxRaster({ width, height, data }: RgbaPixels) {
           g += (((data[p + 1]! * a * 2 + 255) / 510) | 0) + over;
           b += (((data[p + 2]! * a * 2 + 255) / 510) | 0) + over;
         }
-        n++;
       }
-      const cell = cellRow + cellX;
+      const cell = cellRow + runCells[run]!;
       red[cell]! += r;
       green[cell]! += g;
       blue[cell]! += b;
