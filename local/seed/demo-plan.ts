@@ -55,7 +55,17 @@ export interface AdPlan {
   facts: DemoAdFacts;
   /** The stream the renderer draws its small variations from. */
   renderRandom: SeededRandom;
+  /** Set on the few ads that are another ad's creative posted again with a small change (withNearDuplicates). */
+  nearDuplicateOf?: { index: number; change: NearDuplicateChange };
 }
+
+/**
+ * How a re-posted creative differs from the first post: drawn at 80% of its
+ * size, with another call to action on its button, or stored as a JPEG of
+ * quality 60 where originals have 85.
+ */
+export type NearDuplicateChange = 'smaller' | 'other call to action' | 'recompressed';
+export const NEAR_DUPLICATE_CHANGES: readonly NearDuplicateChange[] = ['smaller', 'other call to action', 'recompressed'];
 
 /** The fact columns of one demo ad, as the table takes them (dates YYYY-MM-DD, UTC). */
 export interface DemoAdFacts {
@@ -223,6 +233,49 @@ function planFacts(
 
 const compactCount = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(1)}K` : String(value));
 
+/**
+ * One near-duplicate per change, each of a different brand, so the admin's
+ * near-duplicate groups have something to show: the first ads past the
+ * one-per-brand run whose brand posted before become that earlier ad's
+ * creative again (its type, tags and copy; their own dates and boards), with
+ * the change. Neither side is a Black Friday ad. A library of 50 ads or fewer
+ * has none.
+ */
+function withNearDuplicates(plans: AdPlan[]): AdPlan[] {
+  const brands = new Set<string>();
+  let next = 0;
+  for (let index = DEMO_BRANDS.length; index < plans.length && next < NEAR_DUPLICATE_CHANGES.length; index++) {
+    const copy = plans[index]!;
+    if (copy.blackFriday || brands.has(copy.brand.name)) continue;
+    const change = NEAR_DUPLICATE_CHANGES[next]!;
+    // Some carousel cards draw no button.
+    const source = plans.find(
+      (plan) => plan.index < index && plan.brand === copy.brand && !plan.blackFriday && !plan.nearDuplicateOf && (change !== 'other call to action' || plan.spec.look !== 'carousel'),
+    );
+    if (!source) continue;
+    next += 1;
+    brands.add(copy.brand.name);
+    let spec = source.spec;
+    let callToAction = source.facts.call_to_action;
+    if (change === 'smaller') spec = { ...spec, width: Math.round(spec.width * 0.8), height: Math.round(spec.height * 0.8) };
+    if (change === 'other call to action') {
+      const cta = CALLS_TO_ACTION.find((label) => label !== source.spec.cta)!;
+      spec = { ...spec, cta };
+      callToAction = callToActionOf(cta);
+    }
+    plans[index] = {
+      ...copy,
+      type: source.type,
+      spec,
+      tags: source.tags,
+      facts: { ...source.facts, call_to_action: callToAction, first_seen: copy.facts.first_seen, last_seen: copy.facts.last_seen, still_running: copy.facts.still_running },
+      renderRandom: source.renderRandom,
+      nearDuplicateOf: { index: source.index, change },
+    };
+  }
+  return plans;
+}
+
 /** The plan of adCount ads, index 0 the newest. */
 export function planDemoLibrary(adCount: number, now: Date, seed = DEMO_CONTENT_SEED): AdPlan[] {
   if (!Number.isInteger(adCount) || adCount < 1) throw new Error(`adCount must be a positive integer, got ${adCount}`);
@@ -249,7 +302,7 @@ export function planDemoLibrary(adCount: number, now: Date, seed = DEMO_CONTENT_
   const windows = blackFridayWindows(now);
   const windowWeights = windows.map((window) => [window, window[1] - window[0]] as const);
 
-  return indices.map((index) => {
+  const plans = indices.map((index): AdPlan => {
     const random = root.fork(`ad:${index}`);
     const brand = index < coverage.length ? coverage[index]! : random.weighted(brandWeights);
     const copy = CATEGORY_COPY[brand.category];
@@ -299,4 +352,5 @@ export function planDemoLibrary(adCount: number, now: Date, seed = DEMO_CONTENT_
       renderRandom: random.fork('render'),
     };
   });
+  return withNearDuplicates(plans);
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import sharp, { type OutputInfo, type OverlayOptions } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
+import type { VisualFingerprint } from '../../src/lib/media/visual-fingerprint.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import { fingerprintWithSharp } from '../media/fingerprint-with-sharp.ts';
 import { DEMO_BRANDS, DEMO_CATEGORIES, DEMO_HOOKS, DEMO_TAGS, DEMO_TYPES } from './demo-catalog.ts';
 import { planDemoLibrary, type AdPlan, type DemoAdFacts } from './demo-plan.ts';
 import { drawnText, renderBannerSvg, renderCreativeSvg, renderLogoSvg } from './render-creative.ts';
@@ -47,6 +49,8 @@ export const DISPLAY_WIDTHS = [480, 960] as const;
 export const PREVIEW_WIDTH = 32;
 const THUMBHASH_MAX = 100;
 const ORIGINAL_QUALITY = 85;
+/** A recompressed near-duplicate's original (demo-plan.ts, NearDuplicateChange). */
+const RECOMPRESSED_QUALITY = 60;
 const DISPLAY_QUALITY = 72;
 /** Two ads at a time, each pipeline single-threaded: the two cores of a small machine. */
 const RENDER_CONCURRENCY = 2;
@@ -68,9 +72,9 @@ const rawInput = (info: OutputInfo) => ({ raw: { width: info.width, height: info
  * display variants (each made from the next larger one), a blurred WebP
  * preview and the thumbhash of a render at most 100 px on its longer side.
  */
-export async function renderAdImages(svg: string): Promise<AdImages> {
+export async function renderAdImages(svg: string, originalQuality = ORIGINAL_QUALITY): Promise<AdImages> {
   const full = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const original = sharp(full.data, rawInput(full.info)).jpeg({ quality: ORIGINAL_QUALITY }).toBuffer();
+  const original = sharp(full.data, rawInput(full.info)).jpeg({ quality: originalQuality }).toBuffer();
   const r960 = await sharp(full.data, rawInput(full.info)).resize({ width: DISPLAY_WIDTHS[1] }).raw().toBuffer({ resolveWithObject: true });
   const display960 = sharp(r960.data, rawInput(r960.info)).webp({ quality: DISPLAY_QUALITY, effort: 2 }).toBuffer();
   const r480 = await sharp(r960.data, rawInput(r960.info)).resize({ width: DISPLAY_WIDTHS[0] }).raw().toBuffer({ resolveWithObject: true });
@@ -105,6 +109,8 @@ interface AdRow {
   thumbhash: string;
   /** The words the creative draws (drawnText). */
   image_text: string;
+  /** Of the stored original, as an upload of it would have it. */
+  fingerprint: VisualFingerprint | null;
 }
 
 async function demoContentExists(db: Queryable): Promise<boolean> {
@@ -267,11 +273,13 @@ export async function seedDemo(options: SeedDemoOptions): Promise<DemoSummary> {
             height: plan.spec.height,
             thumbhash: '',
             image_text: '',
+            fingerprint: null,
           };
           const svg = renderCreativeSvg(plan.spec, plan.renderRandom.fork('creative'));
           row.image_text = drawnText(svg);
-          const images = await renderAdImages(svg);
+          const images = await renderAdImages(svg, plan.nearDuplicateOf?.change === 'recompressed' ? RECOMPRESSED_QUALITY : ORIGINAL_QUALITY);
           row.thumbhash = images.thumbhash;
+          row.fingerprint = await fingerprintWithSharp(images.original);
           if (bannerCards.has(index)) bannerCards.set(index, images.display480);
           await write('ad-originals', row.original_path, () => images.original, 'image/jpeg');
           await write('ad-images', row.display_480_path, () => images.display480, 'image/webp');
@@ -318,16 +326,19 @@ export async function seedDemo(options: SeedDemoOptions): Promise<DemoSummary> {
         `insert into public.ads (id, brand_id, category_id, type_id, created_at, requires_subscription,
                                  original_path, display_480_path, display_960_path, preview_path, width, height, thumbhash,
                                  platforms, placement, format, first_seen, last_seen, still_running, landing_url, primary_text,
-                                 headline, call_to_action, offer, hook_id, language, country, image_text)
+                                 headline, call_to_action, offer, hook_id, language, country, image_text,
+                                 visual_hash, colour_histogram, dominant_colours)
          select id, brand_id, category_id, type_id, created_at, requires_subscription,
                 original_path, display_480_path, display_960_path, preview_path, width, height, thumbhash,
                 platforms, placement, format, first_seen, last_seen, still_running, landing_url, primary_text,
-                headline, call_to_action, offer, hook_id, language, country, image_text
+                headline, call_to_action, offer, hook_id, language, country, image_text,
+                visual_hash, colour_histogram, dominant_colours
            from jsonb_to_recordset($1::jsonb) as a (id uuid, brand_id uuid, category_id uuid, type_id uuid, created_at timestamptz,
                 requires_subscription boolean, original_path text, display_480_path text, display_960_path text, preview_path text,
                 width integer, height integer, thumbhash text, platforms text[], placement text, format text, first_seen date,
                 last_seen date, still_running boolean, landing_url text, primary_text text, headline text, call_to_action text,
-                offer text, hook_id uuid, language text, country text, image_text text)`,
+                offer text, hook_id uuid, language text, country text, image_text text,
+                visual_hash bigint, colour_histogram real[], dominant_colours jsonb)`,
         [
           JSON.stringify(
             chunk.map((row) => ({
@@ -345,6 +356,9 @@ export async function seedDemo(options: SeedDemoOptions): Promise<DemoSummary> {
               height: row.height,
               thumbhash: row.thumbhash,
               image_text: row.image_text,
+              visual_hash: row.fingerprint!.hash,
+              colour_histogram: row.fingerprint!.histogram,
+              dominant_colours: row.fingerprint!.colours,
               ...factColumns(row.plan.facts, hooks),
             })),
           ),

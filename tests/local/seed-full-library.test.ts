@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../local/db/database.ts';
 import { DEFAULT_DEMO_AD_COUNT, seedDemo, type DemoSummary } from '../../local/seed/seed-demo.ts';
+import { NEAR_DUPLICATE_BITS } from '../../src/lib/media/visual-fingerprint.ts';
 import { createStorageApi } from '../../local/storage/storage-api.ts';
 import { openTestDatabase } from '../support/engines.ts';
 import { newLocalConfig } from '../support/local-config.ts';
@@ -51,8 +52,9 @@ describe('the demo library at full size [pglite]', () => {
 
   it('mixes the four formats and gives most ads a type', async () => {
     const { rows } = await db.query<{ size: string; n: number }>(`select width || 'x' || height as size, count(*)::int as n from public.ads group by 1`);
-    expect(rows.map((row) => row.size).sort()).toEqual(['1080x1080', '1080x1350', '1080x1920', '1200x628']);
-    for (const row of rows) expect(row.n).toBeGreaterThanOrEqual(640 * 0.05);
+    // 864 x 1080: the near-duplicate drawn at 80% of its first post's size.
+    expect(rows.map((row) => row.size).sort()).toEqual(['1080x1080', '1080x1350', '1080x1920', '1200x628', '864x1080']);
+    for (const row of rows) expect(row.n).toBeGreaterThanOrEqual(row.size === '864x1080' ? 1 : 640 * 0.05);
     const typed = await one<{ n: number }>('select count(*)::int as n from public.ads where type_id is not null');
     expect(typed.n).toBeGreaterThanOrEqual(640 * 0.8);
     expect(typed.n).toBeLessThan(640);
@@ -95,5 +97,15 @@ describe('the demo library at full size [pglite]', () => {
          from storage.objects o`,
     );
     expect(files).toEqual({ objects: 640 * 4 + 50 + 3, unreferenced: 0 });
+  });
+
+  it('holds the three planned near-duplicate pairs, each brand’s two ads within the near-duplicate distance', async () => {
+    const { rows } = await db.query<{ brand: string }>(
+      `select b.name as brand
+         from public.ads x join public.ads y on x.id < y.id and x.brand_id = y.brand_id and x.headline = y.headline
+         join public.brands b on b.id = x.brand_id
+        where bit_count((x.visual_hash # y.visual_hash)::bit(64)) <= ${NEAR_DUPLICATE_BITS}`,
+    );
+    expect(rows.map((row) => row.brand)).toEqual(expect.arrayContaining(['Aurelle', 'Curlhaus', 'Hollow Pine']));
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../local/db/database.ts';
 import { DEMO_ACCOUNTS, seedDemoAccounts } from '../../local/seed/demo-accounts.ts';
 import { DEMO_BRANDS, DEMO_CATEGORIES, DEMO_HOOKS, DEMO_TAGS, DEMO_TYPES } from '../../local/seed/demo-catalog.ts';
+import { fingerprintWithSharp } from '../../local/media/fingerprint-with-sharp.ts';
 import { seedDemo, type DemoSummary, type WriteObject } from '../../local/seed/seed-demo.ts';
 import { createStorageApi, type StorageApi } from '../../local/storage/storage-api.ts';
 import { describeOnEngines, openTestDatabase } from '../support/engines.ts';
@@ -204,6 +205,19 @@ describeOnEngines('the demo library', (ctx) => {
       expect(row.image_text).toBe(row.image_text!.replace(/\s+/g, ' ').trim());
       // The wordmark is drawn upper- or lower-cased, as the brand's type has it.
       expect(row.image_text!.toLowerCase()).toContain(row.brand.toLowerCase().split(' ')[0]!);
+    }
+  });
+
+  it('stores with every ad the visual fingerprint of its stored original', async () => {
+    const { rows } = await ctx.db.query<{ original_path: string; visual_hash: string; colour_histogram: number[]; dominant_colours: { hex: string; share: number }[] }>(
+      'select original_path, visual_hash::text, colour_histogram, dominant_colours from public.ads',
+    );
+    expect(rows).toHaveLength(AD_COUNT);
+    for (const row of rows) {
+      const expected = await fingerprintWithSharp(await fileOf(stack, 'ad-originals', row.original_path));
+      expect(row.visual_hash).toBe(expected.hash);
+      expect(row.colour_histogram.map(Number)).toEqual(expected.histogram);
+      expect(row.dominant_colours).toEqual(expected.colours);
     }
   });
 
