@@ -184,8 +184,11 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
       name: 'admin_near_duplicates',
       fn: 'admin_near_duplicates',
       callers: [admin],
-      sql: 'select public.admin_near_duplicates(a.visual_hash, a.colour_histogram) as ads from public.ads a where a.id = $1::uuid',
-      params: (run) => [adAt(run)],
+      sql: 'select public.admin_near_duplicates($1::bigint, $2::real[]) as ads',
+      params: (run) => {
+        const print = data.sampleFingerprints[run % Math.max(1, data.sampleFingerprints.length)];
+        return [print?.hash ?? '0', print?.histogram ?? new Array(16).fill(1 / 16)];
+      },
       returned: (rows) => ((rows[0]?.ads as unknown[] | undefined) ?? []).length,
     },
     {
