@@ -3,7 +3,14 @@ import sharp, { type OutputInfo } from 'sharp';
 import { fingerprintWithSharp } from '../local/media/fingerprint-with-sharp.ts';
 import { planDemoLibrary, type AdPlan } from '../local/seed/demo-plan.ts';
 import { renderCreativeSvg } from '../local/seed/render-creative.ts';
-import { fingerprintOfPixels, hashDistance, histogramDistance, NEAR_DUPLICATE_BITS, type VisualFingerprint } from '../src/lib/media/visual-fingerprint.ts';
+import {
+  fingerprintOfPixels,
+  hashDistance,
+  histogramDistance,
+  NEAR_DUPLICATE_BITS,
+  NEAR_DUPLICATE_COLOUR_DISTANCE,
+  type VisualFingerprint,
+} from '../src/lib/media/visual-fingerprint.ts';
 
 /**
  * `npm run bench:fingerprints`: how well the visual fingerprint
@@ -22,8 +29,8 @@ const COUNT = Math.max(20, Number(process.env.BENCH_FINGERPRINT_COUNT ?? 200));
 const NOW = new Date('2026-11-22T09:00:00Z');
 const ORIGINAL_QUALITY = 85;
 const RANKED = 12;
-/** A stricter near-duplicate test measured beside the hash alone: the colour histograms must be this close too. */
-const HISTOGRAM_CLOSE = 0.1;
+/** The product's near-duplicate rule measured beside the hash alone: the colour histograms must be this close too. */
+const HISTOGRAM_CLOSE = NEAR_DUPLICATE_COLOUR_DISTANCE;
 
 type Raw = { data: Buffer; info: OutputInfo };
 
