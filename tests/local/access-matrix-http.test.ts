@@ -56,7 +56,7 @@ type Outcome = string;
 type Expected = [Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome];
 
 type Api = 'rest' | 'rpc' | 'storage' | 'functions' | 'realtime';
-type Reader = 'ok' | 'boolean' | 'listing' | 'ad' | 'board listing';
+type Reader = 'ok' | 'boolean' | 'listing' | 'ads' | 'ad' | 'board listing';
 type LiveSubset = 'own boards' | "other users' boards" | 'unpublished tables';
 
 interface Probe {
@@ -289,6 +289,9 @@ const matrix: Probe[] = [
   rpc('get_ad [a locked ad]', '{"p_id":"{oldAd}"}',                                                                           [LK,  LK,  LK,    CL,   CL,    CL,    LK,     CL,   CL], 'ad'),
   rpc('get_ad_original_download', '{"p_id":"{ad}"}',                                                                         [D,   D,   D,     OK,   OK,    OK,    D,      OK,   OK]),
   rpc('admin_ad_images', '{"p_ids":["{ad}"]}',                                                                                [D,   D,   D,     D,    D,     D,     D,      OK,   D]),
+  rpc('similar_ads', '{"p_id":"{oldAd}"}',                                                                                    [TS,  TS,  TS,    CL,   CL,    CL,    TS,     CL,   CL], 'ads'),
+  rpc('admin_near_duplicates', `{"p_hash":1,"p_histogram":[1${',0'.repeat(15)}]}`,                                          [D,   D,   D,     D,    D,     D,     D,      OK,   D]),
+  rpc('admin_near_duplicate_groups', '{}',                                                                                    [D,   D,   D,     D,    D,     D,     D,      OK,   D]),
   rpc('get_ad_neighbours', '{"p_id":"{oldAd}"}',                                                                              [D,   D,   D,     OK,   OK,    OK,    D,      OK,   OK]),
   rpc('list_collection_ads [own board]', '{"p_collection_id":"{myBoard}"}',                                                   [D,   O,   O,     O,    O,     O,     O,      O,    O], 'board listing'),
   rpc("list_collection_ads [other user's board]", '{"p_collection_id":"{otherBoard}"}',                                       [D,   NF,  NF,    NF,   NF,    NF,    NF,     NF,   O], 'board listing'),
@@ -624,6 +627,8 @@ describeOnEngines('access matrix over HTTP', (ctx) => {
         return String(body);
       case 'listing':
         return judgeAds((body as { ads: Parameters<typeof judgeAds>[0] }).ads);
+      case 'ads':
+        return judgeAds(body as Parameters<typeof judgeAds>[0]);
       case 'ad':
         return body === null ? N : judgeAds([body as Parameters<typeof judgeAds>[0][number]]);
       case 'board listing': {
