@@ -57,7 +57,7 @@ export function AdDetailView(props: AdDetailViewProps) {
   const mainRef = useRef<HTMLElement | null>(null);
   const adId = ad?.id;
   useEffect(() => {
-    mainRef.current?.scrollTo({ top: 0 });
+    if (mainRef.current) mainRef.current.scrollTop = 0;
   }, [adId]);
 
   return (
