@@ -2,6 +2,7 @@ import { ApiError } from '../../../src/lib/api-error.ts';
 import type { NewAdRowWithFacts, UploadBucket, UploadCatalogItem, UploadCatalogKind, UploadListKind, UploadServices } from '../../../src/features/admin-upload/api/upload-services.ts';
 import type { ImageVariants } from '../../../src/lib/media/image-variants.ts';
 import { UnreadableImageError } from '../../../src/lib/media/image-variants.ts';
+import { UnreadableVideoError, VideoLengthError, type VideoCreative } from '../../../src/lib/media/video-poster.ts';
 
 export interface StoredObject {
   bucket: UploadBucket;
@@ -33,7 +34,7 @@ export class FakeUploadServices implements UploadServices {
   tagLinks: Array<{ adId: string; tagId: string }> = [];
   log: string[] = [];
   /** Decides per step and file name whether it fails; return an error message to fail it. */
-  failWhen: (step: 'variants' | 'text' | 'put' | 'insert' | 'tags' | 'add', subject: string) => string | null = () => null;
+  failWhen: (step: 'variants' | 'video' | 'text' | 'put' | 'insert' | 'tags' | 'add', subject: string) => string | null = () => null;
   /** When set, each file's first object upload waits for this promise. */
   gate: Promise<void> | null = null;
   private current = '';
@@ -60,6 +61,23 @@ export class FakeUploadServices implements UploadServices {
     if (refused) throw new Error(refused);
     const webp = (label: string) => new Blob([label], { type: 'image/webp' });
     return { display480: webp('480'), display960: webp('960'), preview: webp('preview'), thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==', width: 1080, height: 1350 };
+  }
+
+  async makeVideoCreative(file: File): Promise<VideoCreative> {
+    this.current = file.name;
+    this.log.push(`video ${file.name}`);
+    const refused = this.failWhen('video', file.name);
+    if (refused === 'unreadable') throw new UnreadableVideoError();
+    if (refused === 'too long') throw new VideoLengthError(700_000);
+    if (refused) throw new Error(refused);
+    const webp = (label: string) => new Blob([label], { type: 'image/webp' });
+    return {
+      poster: webp('poster'),
+      variants: { display480: webp('480'), display960: webp('960'), preview: webp('preview'), thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==', width: 1080, height: 1920 },
+      durationMs: 4200,
+      width: 1080,
+      height: 1920,
+    };
   }
 
   /** The text "read" from each file's image: its name, upper-cased, unless a test makes it fail. */
@@ -93,6 +111,7 @@ export class FakeUploadServices implements UploadServices {
     if (!stored('ad-originals', row.original_path) || ![row.display_480_path, row.display_960_path, row.preview_path].every((path) => stored('ad-images', path))) {
       throw new Error('Image has not been uploaded');
     }
+    if (row.video_path !== undefined && !stored('ad-videos', row.video_path)) throw new Error('Video has not been uploaded');
     this.ads.push(row);
     return row.id;
   }
@@ -107,9 +126,11 @@ export class FakeUploadServices implements UploadServices {
   /** Objects whose ad row does not exist. */
   orphans(): StoredObject[] {
     return this.objects.filter(
-      (object) => !this.ads.some((ad) => [ad.original_path, ad.display_480_path, ad.display_960_path, ad.preview_path].includes(object.path)),
+      (object) => !this.ads.some((ad) => [ad.original_path, ad.display_480_path, ad.display_960_path, ad.preview_path, ad.video_path].includes(object.path)),
     );
   }
 }
 
 export const imageFile = (name: string, type = 'image/jpeg', bytes = 2048) => new File([new Uint8Array(bytes)], name, { type });
+
+export const videoFile = (name: string, type = 'video/webm', bytes = 4096) => new File([new Uint8Array(bytes)], name, { type });

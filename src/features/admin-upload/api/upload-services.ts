@@ -4,12 +4,13 @@ import { supabase } from '../../../lib/supabase-client.ts';
 import type { AdFactsChange } from '../../../lib/ad-facts.ts';
 import { makeImageVariants, type ImageVariants } from '../../../lib/media/image-variants.ts';
 import { readImageText } from '../../../lib/media/read-image-text.ts';
+import { makeVideoCreative, type VideoCreative } from '../../../lib/media/video-poster.ts';
 import type { AdObjectPaths } from '../lib/object-paths.ts';
 
 export type UploadCatalogKind = 'brands' | 'categories' | 'tags';
 /** What the upload lists: the catalogue it can add to, and the curated hooks. */
 export type UploadListKind = UploadCatalogKind | 'hooks';
-export type UploadBucket = 'ad-originals' | 'ad-images';
+export type UploadBucket = 'ad-originals' | 'ad-images' | 'ad-videos';
 
 export const uploadCatalogItemSchema = z.object({ id: z.string().check(z.minLength(1)), name: z.string() });
 export type UploadCatalogItem = z.infer<typeof uploadCatalogItemSchema>;
@@ -23,6 +24,9 @@ export interface NewAdRow extends AdObjectPaths {
   thumbhash: string;
   /** The text read from the image; null when it could not be read (the backfill reads it later). */
   image_text: string | null;
+  /** A video ad's video in ad-videos and its length; absent for an image ad. */
+  video_path?: string;
+  video_duration_ms?: number;
 }
 
 /** The row as inserted: its objects and size, the text in its image, and its facts. */
@@ -37,6 +41,8 @@ export interface UploadServices {
   listCatalog(kind: UploadListKind): Promise<UploadCatalogItem[]>;
   addCatalogEntry(kind: UploadCatalogKind, name: string): Promise<UploadCatalogItem>;
   makeVariants(file: File): Promise<ImageVariants>;
+  /** A video's poster frame with its variants, its length and size (src/lib/media/video-poster.ts). */
+  makeVideoCreative(file: File): Promise<VideoCreative>;
   /** The normalised text printed in an image (src/lib/media/image-text.ts); throws when it cannot be read. */
   readImageText(image: Blob): Promise<string>;
   putObject(bucket: UploadBucket, path: string, body: Blob, contentType: string): Promise<void>;
@@ -64,6 +70,7 @@ export const supabaseUploadServices: UploadServices = {
     return uploadCatalogItemSchema.parse(data);
   },
   makeVariants: makeImageVariants,
+  makeVideoCreative,
   readImageText: (image) => readImageText(image),
   async putObject(bucket, path, body, contentType) {
     const { error } = await supabase.storage.from(bucket).upload(path, body, { contentType, cacheControl: IMMUTABLE_CACHE_SECONDS, upsert: false });
