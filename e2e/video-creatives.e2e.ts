@@ -10,6 +10,7 @@ import { provisionAccount, signIn } from './support/signed-in.ts';
 
 const ADMIN = DEMO_ACCOUNTS.find((account) => account.role === 'admin')!;
 const FREE = { email: 'free-video@obyect.e2e', password: 'e2e-free-video-password' };
+const SUBSCRIBER = { email: 'subscriber-video@obyect.e2e', password: 'e2e-subscriber-video-password' };
 const POLL = { timeout: 30_000, interval: 250 };
 const ITEMS = '[data-testid="upload-item"]';
 
@@ -57,6 +58,7 @@ async function insertVideoAds(stack: LocalStack): Promise<string[]> {
 const journey = journeyWithLibrary(async (stack) => {
   await seedDemoAccounts(stack.db);
   await provisionAccount(stack, 'free', FREE.email, FREE.password);
+  await provisionAccount(stack, 'subscriber', SUBSCRIBER.email, SUBSCRIBER.password);
   const suffix = randomBytes(3).toString('hex');
   return { videoAdIds: await insertVideoAds(stack), brand: `Motion ${suffix}`, category: `Clips ${suffix}` };
 });
@@ -215,5 +217,24 @@ journey('a free account sees a locked video ad\'s blurred poster and its length,
     const answer = await api(url, init);
     expect(answer.status, url).toBeGreaterThanOrEqual(400);
     expect(answer.text, url).not.toMatch(/signedURL"\s*:\s*"/);
+  }
+});
+
+journey('on a touch screen a subscriber\'s video card plays while it is mostly in view, one card at a time', async ({ page, stack, library }) => {
+  // A phone: touch, no hover, a narrow screen (one column of cards).
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 5 });
+  await cdp.send('Emulation.setDeviceMetricsOverride', { width: 390, height: 844, deviceScaleFactor: 2, mobile: true });
+  await signIn(page, stack, SUBSCRIBER);
+  await page.goto('/');
+  expect(await page.evaluate(() => window.matchMedia('(hover: hover) and (pointer: fine)').matches)).toBe(false);
+  const playingCards = () => page.locator('[data-testid="card-video-box"][data-playing="true"]').count();
+  for (const id of library.videoAdIds) {
+    const card = page.locator(`[data-testid="ad-card"][data-ad-id="${id}"]`);
+    await card.waitFor({ state: 'attached' });
+    await card.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+    await expect.poll(() => isPlaying(page, `[data-ad-id="${id}"] [data-testid="card-video"]`).catch(() => false), POLL).toBe(true);
+    expect(await page.locator('[data-testid="card-video"]').count()).toBe(1);
+    expect(await playingCards()).toBe(1);
   }
 });
