@@ -63,8 +63,8 @@ journey('the demo admin uploads six images with brand, category and tags: the br
   expect(await upload.locator(ITEMS).filter({ hasText: /notes|logo/ }).count()).toBe(0);
   const refused = upload.getByTestId('upload-refused');
   expect(await refused.getByText('2 files were not added').count()).toBe(1);
-  expect(await refused.getByRole('listitem').allTextContents()).toEqual(['logo.svg: SVG images cannot become ads', 'notes.txt: not an image']);
-  expect(await refused.textContent()).toContain('Ads are made from JPEG, PNG, WebP, GIF or AVIF images of up to 20 MB each.');
+  expect(await refused.getByRole('listitem').allTextContents()).toEqual(['logo.svg: SVG images cannot become ads', 'notes.txt: not an image or a video']);
+  expect(await refused.textContent()).toContain('Ads are made from JPEG, PNG, WebP, GIF or AVIF images of up to 20 MB each, and from MP4 or WebM videos of up to 50 MB.');
   await upload.getByText('Spring_sale__1.jpg', { exact: true }).waitFor();
   expect(await upload.locator(`${ITEMS}[data-status="pending"]`).count()).toBe(6);
   const brandSelects = upload.getByRole('combobox', { name: /^Brand for / });

@@ -38,6 +38,8 @@ export function createSecurityHeaders(settings: SecuritySettings): SecurityHeade
       "script-src 'self' 'wasm-unsafe-eval'",
       "style-src 'self' 'unsafe-inline'",
       `img-src 'self' data: blob: ${supabaseSources[0] ?? ''}`.trimEnd(),
+      // Video ads from the storage's signed links, and the admin's chosen video read in the browser (its poster frame).
+      `media-src 'self' blob: ${supabaseSources[0] ?? ''}`.trimEnd(),
       "font-src 'self'",
       ['connect-src', "'self'", ...socket, ...supabaseSources].join(' '),
       "object-src 'none'",

@@ -53,6 +53,8 @@ export interface AdPlan {
   createdAt: Date;
   /** What a marketer judges the ad by (public.ads' fact columns), drawn from the ad's own stream. */
   facts: DemoAdFacts;
+  /** A short video of the creative (local/seed/demo-video.ts), or null for an image ad. */
+  video: DemoVideoPlan | null;
   /** The stream the renderer draws its small variations from. */
   renderRandom: SeededRandom;
   /** Set on the few ads that are another ad's creative posted again with a small change (withNearDuplicates). */
@@ -67,11 +69,21 @@ export interface AdPlan {
 export type NearDuplicateChange = 'smaller' | 'other call to action' | 'recompressed';
 export const NEAR_DUPLICATE_CHANGES: readonly NearDuplicateChange[] = ['smaller', 'other call to action', 'recompressed'];
 
+/** A demo video: its length, frame rate and the camera's move over the creative. */
+export interface DemoVideoPlan {
+  seconds: number;
+  fps: number;
+  motion: 'zoom-in' | 'zoom-out' | 'pan';
+}
+
+/** One ad in this many (not a carousel, not on the Black Friday board) is a video: 30 or so of the 640 demo ads. */
+export const DEMO_VIDEO_EVERY = 16;
+
 /** The fact columns of one demo ad, as the table takes them (dates YYYY-MM-DD, UTC). */
 export interface DemoAdFacts {
   platforms: string[];
   placement: 'feed' | null;
-  format: 'single_image' | 'carousel';
+  format: 'single_image' | 'carousel' | 'video';
   first_seen: string;
   last_seen: string;
   still_running: boolean;
@@ -338,6 +350,13 @@ export function planDemoLibrary(adCount: number, now: Date, seed = DEMO_CONTENT_
           return new Date(from + random.next() * (to - from));
         })()
       : new Date(now.getTime() - (ageOf.get(index) ?? 0));
+    // Its own stream, so choosing videos changes nothing else of the library.
+    const videoRandom = root.fork(`video:${index}`);
+    const video: DemoVideoPlan | null =
+      index % DEMO_VIDEO_EVERY === 5 && look !== 'carousel' && !isBlackFriday
+        ? { seconds: videoRandom.int(2, 5), fps: 12, motion: videoRandom.pick(['zoom-in', 'zoom-out', 'pan'] as const) }
+        : null;
+    const facts = planFacts({ brand, product, spec, look, offer, ratio: format.ratio, createdAt, now }, random.fork('facts'));
     return {
       index,
       brand,
@@ -348,7 +367,8 @@ export function planDemoLibrary(adCount: number, now: Date, seed = DEMO_CONTENT_
       topPick: topPicks.has(index),
       requiresSubscription: !free.has(index),
       createdAt,
-      facts: planFacts({ brand, product, spec, look, offer, ratio: format.ratio, createdAt, now }, random.fork('facts')),
+      facts: video ? { ...facts, format: 'video' } : facts,
+      video,
       renderRandom: random.fork('render'),
     };
   });

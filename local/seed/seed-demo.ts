@@ -6,6 +6,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import { fingerprintWithSharp } from '../media/fingerprint-with-sharp.ts';
 import { DEMO_BRANDS, DEMO_CATEGORIES, DEMO_HOOKS, DEMO_TAGS, DEMO_TYPES } from './demo-catalog.ts';
 import { planDemoLibrary, type AdPlan, type DemoAdFacts } from './demo-plan.ts';
+import { renderDemoVideo } from './demo-video.ts';
 import { drawnText, renderBannerSvg, renderCreativeSvg, renderLogoSvg } from './render-creative.ts';
 import { secretHex, secretUuid } from './seeded-random.ts';
 
@@ -111,6 +112,9 @@ interface AdRow {
   image_text: string;
   /** Of the stored original, as an upload of it would have it. */
   fingerprint: VisualFingerprint | null;
+  /** A video ad's WebM in ad-videos and its length; null for an image ad. */
+  video_path: string | null;
+  video_duration_ms: number | null;
 }
 
 async function demoContentExists(db: Queryable): Promise<boolean> {
@@ -222,7 +226,7 @@ export async function seedDemo(options: SeedDemoOptions): Promise<DemoSummary> {
   const stored = new Set(
     (
       await db.query<{ bucket_id: string; name: string }>(
-        `select bucket_id, name from storage.objects where bucket_id in ('ad-originals', 'ad-images', 'brand-logos', 'banners')`,
+        `select bucket_id, name from storage.objects where bucket_id in ('ad-originals', 'ad-images', 'ad-videos', 'brand-logos', 'banners')`,
       )
     ).rows.map((row) => `${row.bucket_id}/${row.name}`),
   );
@@ -274,6 +278,8 @@ export async function seedDemo(options: SeedDemoOptions): Promise<DemoSummary> {
             thumbhash: '',
             image_text: '',
             fingerprint: null,
+            video_path: null,
+            video_duration_ms: null,
           };
           const svg = renderCreativeSvg(plan.spec, plan.renderRandom.fork('creative'));
           row.image_text = drawnText(svg);
@@ -285,6 +291,13 @@ export async function seedDemo(options: SeedDemoOptions): Promise<DemoSummary> {
           await write('ad-images', row.display_480_path, () => images.display480, 'image/webp');
           await write('ad-images', row.display_960_path, () => images.display960, 'image/webp');
           await write('ad-images', row.preview_path, () => images.preview, 'image/webp');
+          if (plan.video) {
+            // Its length is known from the plan alone, so a video stored before a crash is not made again.
+            row.video_path = `${folder}/video.webm`;
+            row.video_duration_ms = plan.video.seconds * 1000;
+            const video = plan.video;
+            await write('ad-videos', row.video_path, async () => (await renderDemoVideo(images.display960, video)).webm, 'video/webm');
+          }
           rows[index] = row;
           done += 1;
           options.onProgress?.(done, plans.length);
@@ -327,18 +340,18 @@ export async function seedDemo(options: SeedDemoOptions): Promise<DemoSummary> {
                                  original_path, display_480_path, display_960_path, preview_path, width, height, thumbhash,
                                  platforms, placement, format, first_seen, last_seen, still_running, landing_url, primary_text,
                                  headline, call_to_action, offer, hook_id, language, country, image_text,
-                                 visual_hash, colour_histogram, dominant_colours)
+                                 visual_hash, colour_histogram, dominant_colours, video_path, video_duration_ms)
          select id, brand_id, category_id, type_id, created_at, requires_subscription,
                 original_path, display_480_path, display_960_path, preview_path, width, height, thumbhash,
                 platforms, placement, format, first_seen, last_seen, still_running, landing_url, primary_text,
                 headline, call_to_action, offer, hook_id, language, country, image_text,
-                visual_hash, colour_histogram, dominant_colours
+                visual_hash, colour_histogram, dominant_colours, video_path, video_duration_ms
            from jsonb_to_recordset($1::jsonb) as a (id uuid, brand_id uuid, category_id uuid, type_id uuid, created_at timestamptz,
                 requires_subscription boolean, original_path text, display_480_path text, display_960_path text, preview_path text,
                 width integer, height integer, thumbhash text, platforms text[], placement text, format text, first_seen date,
                 last_seen date, still_running boolean, landing_url text, primary_text text, headline text, call_to_action text,
                 offer text, hook_id uuid, language text, country text, image_text text,
-                visual_hash bigint, colour_histogram real[], dominant_colours jsonb)`,
+                visual_hash bigint, colour_histogram real[], dominant_colours jsonb, video_path text, video_duration_ms integer)`,
         [
           JSON.stringify(
             chunk.map((row) => ({
@@ -359,6 +372,8 @@ export async function seedDemo(options: SeedDemoOptions): Promise<DemoSummary> {
               visual_hash: row.fingerprint!.hash,
               colour_histogram: row.fingerprint!.histogram,
               dominant_colours: row.fingerprint!.colours,
+              video_path: row.video_path,
+              video_duration_ms: row.video_duration_ms,
               ...factColumns(row.plan.facts, hooks),
             })),
           ),

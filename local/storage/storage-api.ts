@@ -13,7 +13,7 @@ import { ObjectFiles, ObjectTooLargeError } from './object-files.ts';
 import { renderImage, type RenderOptions } from './image-render.ts';
 import { StorageHttpError, storageErrors } from './storage-errors.ts';
 import { STORAGE_MAX_OBJECT_BYTES as GLOBAL_SIZE_LIMIT, MULTIPART_OVERHEAD_BYTES } from './storage-limits.ts';
-import { checkUploadedImage, checkUploadName, UPLOAD_MAX_BYTES } from './upload-checks.ts';
+import { checkUploadedObject, checkUploadName, uploadMaxBytesFor } from './upload-checks.ts';
 
 interface Bucket {
   id: string;
@@ -226,10 +226,10 @@ export async function createStorageApi(ctx: StorageApiContext): Promise<StorageA
     // Browser callers get the upload checks (upload-checks.ts); the service role is server-side code.
     const checked = claims.role !== 'service_role';
     if (checked) checkUploadName(name);
-    const received = await readUpload(request, bucket, checked ? UPLOAD_MAX_BYTES : GLOBAL_SIZE_LIMIT);
+    const received = await readUpload(request, bucket, checked ? uploadMaxBytesFor(name) : GLOBAL_SIZE_LIMIT);
     try {
       if (!mimeAllowed(bucket, received.contentType)) throw storageErrors.invalidMime(received.contentType);
-      if (checked) received.contentType = await checkUploadedImage(received.tmpPath, received.contentType, name);
+      if (checked) received.contentType = await checkUploadedObject(received.tmpPath, received.contentType, name);
       const stored = await asCaller(claims, async (q) => {
         if (!upsert) {
           const exists = await q.query('select 1 from storage.objects where bucket_id = $1 and name = $2', [bucketId, name]);

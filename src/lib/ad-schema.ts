@@ -42,6 +42,13 @@ export const adSchema = z.object({
   first_seen: z.optional(z.nullable(seenDay)),
   last_seen: z.optional(z.nullable(seenDay)),
   still_running: z.optional(z.boolean()),
+  /**
+   * A video ad (migration 20261201000500): its length on every card, locked or
+   * clear (the duration badge), and a signed link to the video, in the display
+   * links' window, only when the caller sees it clear. Absent on image ads.
+   */
+  video_duration_ms: z.optional(z.nullable(z.number().check(z.int(), z.gte(500), z.lte(600_000)))),
+  video_url: z.optional(z.nullable(z.string().check(z.minLength(1)))),
 });
 /** An ad; only get_ad (the detail page, features/ad-detail/api/get-ad.ts) adds all its facts, running days worked out. */
 export type Ad = z.infer<typeof adSchema> & { facts?: AdFacts };
@@ -52,6 +59,17 @@ export const adPageSchema = z.object({
   next_cursor: z.nullable(z.string()),
 });
 export type AdPage = z.infer<typeof adPageSchema>;
+
+/** The link to a clear video ad's video, or null: a locked ad and an image ad have none. */
+export function playableVideoUrl(ad: Ad): string | null {
+  return ad.is_clear && typeof ad.video_url === 'string' ? ad.video_url : null;
+}
+
+/** A video's length as its badge shows it: 0:04, 1:30 (whole seconds, rounded). */
+export function videoDurationLabel(ms: number): string {
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
 
 /** True when the server sent links to the ad's display variants: the caller sees it clear. */
 export function isClear(ad: Ad): ad is Ad & { display_480_url: string; display_960_url: string } {

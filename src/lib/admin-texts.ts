@@ -1,4 +1,4 @@
-import { ADMIN_BATCH_MAX, UPLOAD_MAX_BYTES } from './constants.ts';
+import { ADMIN_BATCH_MAX, UPLOAD_MAX_BYTES, VIDEO_UPLOAD_MAX_BYTES } from './constants.ts';
 
 const thousands = (n: number) => n.toLocaleString('en-US');
 
@@ -282,9 +282,9 @@ export const ADMIN_TEXTS = {
   },
   adminUpload: {
     title: 'Bulk upload',
-    description: 'Images become ads with their display sizes, preview and placeholder made in your browser.',
-    dropzone: 'Drag and drop images here, or click to choose',
-    hint: 'up to 100 images',
+    description: 'Images and videos become ads with their display sizes, preview and placeholder made in your browser (a video\'s from its poster frame).',
+    dropzone: 'Drag and drop images or videos here, or click to choose',
+    hint: 'up to 100 files',
     defaultsTitle: 'Defaults',
     brand: 'Brand',
     category: 'Category',
@@ -315,12 +315,14 @@ export const ADMIN_TEXTS = {
     refused: {
       title: (count: number) => (count === 1 ? '1 file was not added' : `${count} files were not added`),
       reasons: {
-        'not-an-image': 'not an image',
+        'not-an-image': 'not an image or a video',
         'unsupported-format': (format: string) => `${format} images cannot become ads`,
         'too-large': `larger than ${UPLOAD_MAX_BYTES / (1024 * 1024)} MB`,
+        'video-too-large': `a video larger than ${VIDEO_UPLOAD_MAX_BYTES / (1024 * 1024)} MB`,
+        'unsupported-video': (format: string) => `${format} videos cannot become ads`,
         empty: 'the file is empty',
       },
-      help: `Ads are made from JPEG, PNG, WebP, GIF or AVIF images of up to ${UPLOAD_MAX_BYTES / (1024 * 1024)} MB each.`,
+      help: `Ads are made from JPEG, PNG, WebP, GIF or AVIF images of up to ${UPLOAD_MAX_BYTES / (1024 * 1024)} MB each, and from MP4 or WebM videos of up to ${VIDEO_UPLOAD_MAX_BYTES / (1024 * 1024)} MB.`,
       dismiss: 'Dismiss',
     },
     errors: {
@@ -328,11 +330,15 @@ export const ADMIN_TEXTS = {
       insertFailed: 'Ad record insert failed',
       lookupFailed: 'Lookup of the new ad failed',
       unreadable: 'The file is not a readable image',
+      videoUploadFailed: 'Video upload failed',
+      unreadableVideo: 'The file is not a video this browser can play',
+      videoLength: 'Videos can be half a second to 10 minutes long',
     },
     // After a failed step, when the error says why (else the step alone): never the server's or a library's text.
     errorReasons: {
       tooLarge: 'the file is too large',
       notAnImage: 'its content is not a JPEG, PNG, WebP, GIF or AVIF image',
+      notAVideo: 'its content is not a whole MP4 or WebM video',
       notAllowed: 'your account may not upload ads',
     },
     // The facts every file of the batch gets, and each file's own (docs/decisions/0031, 0034).

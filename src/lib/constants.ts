@@ -28,6 +28,8 @@ export const GRID_BREAKPOINTS = { 767: 1, 1023: 2, 1279: 3, default: 4 } as cons
 export const DISPLAY_WIDTHS = [480, 960] as const;
 /** The largest file an upload may be: the storage refuses bigger ones from a browser (local/storage/upload-checks.ts). */
 export const UPLOAD_MAX_BYTES = 20 * 1024 * 1024;
+/** The largest video an upload may be: the ad-videos bucket's limit, checked again by the storage. */
+export const VIDEO_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
 
 /** Prices in euro cents. */
 export const PRICES = {

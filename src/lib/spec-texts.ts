@@ -80,6 +80,10 @@ export const TEXTS = {
     delete: 'Delete ad',
     unknownBrand: 'Unknown brand',
     unknownCategory: 'Unknown category',
+    videoLength: (label: string) => `Video, ${label}`,
+  },
+  adVideo: {
+    playFailed: 'This video could not be played. Reload the page to try again.',
   },
   deleteAd: {
     title: 'Delete ad',

@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Queryable } from '../../local/db/database.ts';
 import { projectRoot, startLocalStack, type LocalStack } from '../../local/stack.ts';
+import { muxWebm, vp8FrameOfWebp } from '../../local/seed/webm-muxer.ts';
 import { LOCAL_STRIPE_PRICES } from '../../supabase/functions/_shared/local-stripe-defaults.ts';
 import { describeOnEngines } from '../support/engines.ts';
 import {
@@ -116,6 +117,7 @@ const BOARDS = ['select * from public.user_collections', 'select * from public.u
 const buckets = {
   'ad-images': { type: 'image/webp', ext: 'webp' },
   'ad-originals': { type: 'image/jpeg', ext: 'jpg' },
+  'ad-videos': { type: 'video/webm', ext: 'webm' },
   'brand-logos': { type: 'image/png', ext: 'png' },
   banners: { type: 'image/jpeg', ext: 'jpg' },
 } as const;
@@ -320,6 +322,7 @@ const matrix: Probe[] = [
   // Display variants and originals are private: viewers get links the database signs (list_ads, get_ad_original_download).
   ...bucketProbes('ad-images', false, false),
   ...bucketProbes('ad-originals', false, false),
+  ...bucketProbes('ad-videos', false, false),
   ...bucketProbes('brand-logos', true, false),
   ...bucketProbes('banners', true, false),
   storage('ad-originals → ad-images', 'copy an original into the display bucket', 'POST object/copy {"bucketId":"ad-originals","sourceKey":"matrix/readable.jpg","destinationBucket":"ad-images","destinationKey":"matrix/copied-{persona}.jpg"}',
@@ -375,8 +378,10 @@ interface Fixture {
   userPersona: Map<string, PersonaName>;
 }
 
-const image = (ext: string) => {
+const image = async (ext: string) => {
   const picture = sharp({ create: { width: 16, height: 16, channels: 3, background: '#2a9d8f' } });
+  // A video of one frame, for the video bucket: the same picture as a VP8 key frame in a WebM.
+  if (ext === 'webm') return Buffer.from(muxWebm({ width: 16, height: 16, fps: 12, frames: [vp8FrameOfWebp(new Uint8Array(await picture.webp().toBuffer()))] }));
   if (ext === 'webp') return picture.webp().toBuffer();
   if (ext === 'png') return picture.png().toBuffer();
   return picture.jpeg().toBuffer();

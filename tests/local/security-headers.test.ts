@@ -93,6 +93,7 @@ describe('what the stack answers a browser: its own host names only, protective 
       expect(directive(policy, 'object-src')).toBe("object-src 'none'");
       expect(directive(policy, 'base-uri')).toBe("base-uri 'none'");
       expect(directive(policy, 'img-src')).toBe("img-src 'self' data: blob:");
+      expect(directive(policy, 'media-src')).toBe("media-src 'self' blob:");
       expect(directive(policy, 'connect-src')).toBe(`connect-src 'self' ws://127.0.0.1:${port}`);
       expect(answer.headers['strict-transport-security']).toBeUndefined();
     }

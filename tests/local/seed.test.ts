@@ -7,6 +7,7 @@ import { DEMO_ACCOUNTS, seedDemoAccounts } from '../../local/seed/demo-accounts.
 import { DEMO_BRANDS, DEMO_CATEGORIES, DEMO_HOOKS, DEMO_TAGS, DEMO_TYPES } from '../../local/seed/demo-catalog.ts';
 import { fingerprintWithSharp } from '../../local/media/fingerprint-with-sharp.ts';
 import { seedDemo, type DemoSummary, type WriteObject } from '../../local/seed/seed-demo.ts';
+import { sniffVideoFormat } from '../../local/storage/upload-checks.ts';
 import { createStorageApi, type StorageApi } from '../../local/storage/storage-api.ts';
 import { describeOnEngines, openTestDatabase } from '../support/engines.ts';
 import { newLocalConfig } from '../support/local-config.ts';
@@ -109,12 +110,15 @@ describeOnEngines('the demo library', (ctx) => {
               case o.bucket_id
                 when 'ad-originals' then exists (select 1 from public.ads a where a.original_path = o.name)
                 when 'ad-images' then exists (select 1 from public.ads a where o.name in (a.display_480_path, a.display_960_path, a.preview_path))
+                when 'ad-videos' then exists (select 1 from public.ads a where a.video_path = o.name)
                 when 'brand-logos' then exists (select 1 from public.brands b where b.logo_path = o.name)
                 when 'banners' then exists (select 1 from public.page_banners p where p.image_path = o.name)
               end as referenced
          from storage.objects o`,
     );
-    expect(rows.length).toBe(AD_COUNT * 4 + 50 + 3);
+    const videos = await count(ctx.db, 'select count(*)::int as n from public.ads where video_path is not null');
+    expect(videos).toBeGreaterThan(0);
+    expect(rows.length).toBe(AD_COUNT * 4 + videos + 50 + 3);
     expect(rows.filter((row) => !row.referenced)).toEqual([]);
     expect(stack.writes.length).toBe(rows.length);
     expect(summary.objects).toBe(rows.length);
@@ -193,6 +197,26 @@ describeOnEngines('the demo library', (ctx) => {
     expect(rows[0]!.shortest).toBeGreaterThanOrEqual(3);
     expect(rows[0]!.longest).toBeLessThanOrEqual(400);
     expect(rows[0]!.last <= NOW.toISOString().slice(0, 10)).toBe(true);
+  });
+
+  it('makes some ads short videos of their creative: WebM of VP8 key frames in ad-videos, format video, 2 to 5 s, with their length', async () => {
+    const { rows } = await ctx.db.query<{ video_path: string; video_duration_ms: number; format: string; width: number; height: number }>(
+      'select video_path, video_duration_ms, format, width, height from public.ads where video_path is not null');
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.format).toBe('video');
+      expect(row.video_path).toMatch(/^[0-9a-f]{32}\/video\.webm$/);
+      expect(row.video_duration_ms).toBeGreaterThanOrEqual(2000);
+      expect(row.video_duration_ms).toBeLessThanOrEqual(5000);
+      const file = await fileOf(stack, 'ad-videos', row.video_path);
+      expect(sniffVideoFormat(file)).toBe('video/webm');
+      // The Duration element (id 44 89, 8-byte float) holds the stored length.
+      const at = file.indexOf(Buffer.from([0x44, 0x89, 0x88]));
+      expect(file.readDoubleBE(at + 3)).toBe(row.video_duration_ms);
+      expect(file.includes(Buffer.from('V_VP8'))).toBe(true);
+    }
+    const { rows: others } = await ctx.db.query<{ n: number }>(`select count(*)::int as n from public.ads where format = 'video' and video_path is null`);
+    expect(others[0]!.n).toBe(0);
   });
 
   it('stores with every ad the words its creative draws as its image text, its brand’s wordmark among them', async () => {
@@ -275,8 +299,9 @@ describeOnEngines('the demo library', (ctx) => {
       expect(storedBefore).toBe(60);
 
       const resumed = await seedDemo({ db: other.db, writeObject: other.writeObject, adCount: 6, now: NOW });
-      expect(resumed).toMatchObject({ skipped: false, ads: 6, objects: 6 * 4 + 50 + 3 - 60 });
-      expect(await count(other.db, 'select count(*)::int as n from storage.objects')).toBe(6 * 4 + 50 + 3);
+      const videos = await count(other.db, 'select count(*)::int as n from public.ads where video_path is not null');
+      expect(resumed).toMatchObject({ skipped: false, ads: 6, objects: 6 * 4 + videos + 50 + 3 - 60 });
+      expect(await count(other.db, 'select count(*)::int as n from storage.objects')).toBe(6 * 4 + videos + 50 + 3);
     } finally {
       await other.cleanup();
     }

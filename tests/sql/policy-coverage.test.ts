@@ -169,6 +169,22 @@ const registry: Record<string, PolicyCheck> = {
     table: 'storage.objects', as: ['admin'], what: "update an image's metadata",
     sql: `update storage.objects set metadata = metadata where bucket_id = 'ad-images' and name = {preview}`,
   },
+  'obyect: admins read ad videos': {
+    table: 'storage.objects', as: ['admin'], what: 'list the ad videos',
+    sql: `select * from storage.objects where bucket_id = 'ad-videos' and name = {video}`,
+  },
+  'obyect: admins upload ad videos': {
+    table: 'storage.objects', as: ['admin'], what: 'upload a video',
+    sql: `insert into storage.objects (bucket_id, name) values ('ad-videos', 'policy/upload.webm')`,
+  },
+  'obyect: admins update ad videos': {
+    table: 'storage.objects', as: ['admin'], what: "update a video's metadata",
+    sql: `update storage.objects set metadata = metadata where bucket_id = 'ad-videos' and name = {video}`,
+  },
+  'obyect: admins delete ad videos': {
+    table: 'storage.objects', as: ['admin'], what: 'delete a video',
+    sql: `delete from storage.objects where bucket_id = 'ad-videos' and name = {video}`,
+  },
   'obyect: admins delete from the image buckets': {
     table: 'storage.objects', as: ['admin'], what: 'delete an image',
     sql: `delete from storage.objects where bucket_id = 'ad-images' and name = {preview}`,
@@ -192,6 +208,7 @@ async function buildFixture(db: Queryable): Promise<Fixture> {
   await db.query(`select public.record_subscription_holders($1, 'cus_policy', 'fp_policy', 'sub_policy')`, [people.subscriber.id]);
   await newObject(db, 'ad-originals', 'policy/original.jpg', 'image/jpeg');
   for (const name of ['policy/480.webp', 'policy/960.webp', 'previews/policy.webp']) await newObject(db, 'ad-images', name);
+  await newObject(db, 'ad-videos', 'policy/video.webm', 'video/webm');
   await newObject(db, 'banners', 'policy-library.jpg', 'image/jpeg');
   await newObject(db, 'banners', 'policy-top-picks.jpg', 'image/jpeg');
   await db.query(`insert into public.page_banners (page, image_path) values ('library', 'policy-library.jpg')`);
@@ -211,6 +228,7 @@ async function buildFixture(db: Queryable): Promise<Fixture> {
       spareAd: spareAd.id,
       preview: ad.preview_path,
       original: ad.original_path,
+      video: 'policy/video.webm',
       board,
     },
   };

@@ -1,10 +1,11 @@
 import { memo, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { isClear, type Ad } from '../../lib/ad-schema.ts';
+import { isClear, playableVideoUrl, type Ad } from '../../lib/ad-schema.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
 import { BookmarkPlusIcon, LockIcon, TrashIcon } from '../ui/icons.tsx';
 import { useAddToBoardSlot } from './add-to-board-slot.tsx';
 import { AdCardFacts } from './ad-card-facts.tsx';
+import { AdCardVideo, VideoDurationBadge } from './ad-card-video.tsx';
 import { AdImage } from './ad-image.tsx';
 import { BrandMark } from './brand-mark.tsx';
 
@@ -44,7 +45,15 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
   const brand = ad.brand_name ?? TEXTS.adCard.unknownBrand;
   const category = ad.category_name ?? TEXTS.adCard.unknownCategory;
   const clear = isClear(ad);
-  const image = <AdImage ad={ad} sizes={sizes} fallbackWidth={480} eager={eager} highPriority={highPriority} />;
+  const videoUrl = playableVideoUrl(ad);
+  const overlay =
+    typeof ad.video_duration_ms === 'number' ? (
+      <>
+        {videoUrl && <AdCardVideo key={videoUrl} url={videoUrl} />}
+        <VideoDurationBadge ms={ad.video_duration_ms} />
+      </>
+    ) : null;
+  const image = <AdImage ad={ad} sizes={sizes} fallbackWidth={480} eager={eager} highPriority={highPriority} overlay={overlay} />;
 
   return (
     <article

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { isClear, type Ad } from '../../lib/ad-schema.ts';
 import { adImageUrl } from '../../lib/image-urls.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
@@ -12,6 +13,8 @@ interface AdImageProps {
   eager?: boolean;
   highPriority?: boolean;
   className?: string;
+  /** Drawn over the image inside its box (a video ad's badge and preview), so it takes no room of its own. */
+  overlay?: ReactNode;
 }
 
 /**
@@ -21,7 +24,7 @@ interface AdImageProps {
  * display variants by width; a locked ad shows only the blurred preview the
  * server sends for it. Images show as they decode, with no fade.
  */
-export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority = false, className = '' }: AdImageProps) {
+export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority = false, className = '', overlay }: AdImageProps) {
   const placeholder = thumbhashPlaceholder(ad.thumbhash, eager);
   const brand = ad.brand_name ?? TEXTS.adCard.unknownBrand;
 
@@ -62,6 +65,7 @@ export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority 
           className="absolute inset-0 h-full w-full object-cover"
         />
       ) : null}
+      {overlay}
     </div>
   );
 }

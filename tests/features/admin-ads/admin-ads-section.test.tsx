@@ -320,6 +320,8 @@ describe('ad management table', () => {
     expect(fakeSupabase.storageCalls).toEqual([
       { bucket: 'ad-originals', action: 'remove', paths: ['f1/original.jpg', 'f3/original.jpg'] },
       { bucket: 'ad-images', action: 'remove', paths: ['f1/480.webp', 'f1/960.webp', 'previews/a1.webp', 'f3/480.webp', 'f3/960.webp', 'previews/a3.webp'] },
+      // a1 is a video ad: its video, beside its original under the name the upload gives it.
+      { bucket: 'ad-videos', action: 'remove', paths: ['f1/video.mp4', 'f1/video.webm'] },
     ]);
   });
 
@@ -335,7 +337,8 @@ describe('ad management table', () => {
     fireEvent.click(within(await screen.findByRole('dialog', { name: 'Confirm Deletion' })).getByRole('button', { name: 'Delete' }));
     await screen.findByText('2 ad(s) removed.');
     expect(fakeSupabase.storageCalls.flatMap((call) => call.paths).filter((path) => path.includes('2'))).toEqual([]);
-    expect(fakeSupabase.storageCalls.flatMap((call) => call.paths)).toHaveLength(8);
+    // Four images of each deleted ad, and the video ad a1's video (under its two possible names).
+    expect(fakeSupabase.storageCalls.flatMap((call) => call.paths)).toHaveLength(10);
   });
 
   it('deletes one ad from its row after the same confirmation', async () => {

@@ -37,7 +37,7 @@ describe('/admin', () => {
     renderApp('/admin');
     expect(await screen.findByRole('heading', { name: 'Admin', level: 1 }, SLOW)).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Bulk upload' })).toBeTruthy();
-    expect(screen.getByText('up to 100 images')).toBeTruthy();
+    expect(screen.getByText('up to 100 files')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Upload all' })).toBeTruthy();
     for (const section of ['Manage', 'Utilities', 'Ad Management']) expect(screen.getByRole('heading', { name: section, level: 2 })).toBeTruthy();
     expect(screen.queryByText(DENIED)).toBeNull();

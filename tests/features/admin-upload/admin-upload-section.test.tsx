@@ -43,8 +43,8 @@ afterEach(() => {
 describe('AdminUploadSection', () => {
   it('takes dropped or chosen images with sanitised names, size in KB and status pending, and names each file it refused with why', async () => {
     renderSection();
-    expect(screen.getByText('up to 100 images')).toBeTruthy();
-    expect(screen.getByText('Drag and drop images here, or click to choose')).toBeTruthy();
+    expect(screen.getByText('up to 100 files')).toBeTruthy();
+    expect(screen.getByText('Drag and drop images or videos here, or click to choose')).toBeTruthy();
     chooseFiles([imageFile('Summer sale (1).jpg', 'image/jpeg', 3 * 1024), new File(['hello'], 'notes.txt', { type: 'text/plain' })]);
     fireEvent.drop(screen.getByTestId('upload-dropzone'), { dataTransfer: { files: [imageFile('b.png', 'image/png', 10 * 1024), new File(['x'], 'a.pdf', { type: 'application/pdf' })] } });
     expect(rows()).toHaveLength(2);
@@ -57,8 +57,8 @@ describe('AdminUploadSection', () => {
     const notice = screen.getByTestId('upload-refused');
     expect(notice.getAttribute('role')).toBe('alert');
     expect(within(notice).getByText('1 file was not added')).toBeTruthy();
-    expect(within(notice).getByRole('listitem').textContent).toBe('a.pdf: not an image');
-    expect(notice.textContent).toContain('Ads are made from JPEG, PNG, WebP, GIF or AVIF images of up to 20 MB each.');
+    expect(within(notice).getByRole('listitem').textContent).toBe('a.pdf: not an image or a video');
+    expect(notice.textContent).toContain('Ads are made from JPEG, PNG, WebP, GIF or AVIF images of up to 20 MB each, and from MP4 or WebM videos of up to 50 MB.');
     expect(within(screen.getByRole('list', { name: 'Files (2)' })).queryByText('notes.txt')).toBeNull();
     fireEvent.click(within(notice).getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByTestId('upload-refused')).toBeNull();

@@ -11,6 +11,7 @@ import type {
 import type { VisualFingerprint } from '../../../src/lib/media/visual-fingerprint.ts';
 import type { ImageVariants } from '../../../src/lib/media/image-variants.ts';
 import { UnreadableImageError } from '../../../src/lib/media/image-variants.ts';
+import { UnreadableVideoError, VideoLengthError, type VideoCreative } from '../../../src/lib/media/video-poster.ts';
 
 export interface StoredObject {
   bucket: UploadBucket;
@@ -47,7 +48,7 @@ export class FakeUploadServices implements UploadServices {
   libraryDuplicates: Record<string, NearDuplicate[]> = {};
   /** Decides per step and file name whether it fails; return an error message to fail it. */
   failWhen: (
-    step: 'variants' | 'text' | 'put' | 'insert' | 'tags' | 'add' | 'fingerprint' | 'duplicates',
+    step: 'variants' | 'video' | 'text' | 'put' | 'insert' | 'tags' | 'add' | 'fingerprint' | 'duplicates',
     subject: string,
   ) => string | null = () => null;
   /** When set, each file's first object upload waits for this promise. */
@@ -78,14 +79,16 @@ export class FakeUploadServices implements UploadServices {
     return { display480: webp('480'), display960: webp('960'), preview: webp('preview'), thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==', width: 1080, height: 1350 };
   }
 
-  async fingerprint(file: File): Promise<VisualFingerprint> {
-    this.log.push(`fingerprint ${file.name}`);
-    const refused = this.failWhen('fingerprint', file.name);
+  /** A file's fingerprint by its name; a video's poster's by the video's. */
+  async fingerprint(image: Blob): Promise<VisualFingerprint> {
+    const name = image instanceof File ? image.name : this.current;
+    this.log.push(`fingerprint ${name}`);
+    const refused = this.failWhen('fingerprint', name);
     if (refused) throw new Error(refused);
     // FNV-1a of the name: two names' hashes differ in about half their bits.
     let own = 0xcbf29ce484222325n;
-    for (const char of file.name) own = BigInt.asUintN(64, (own ^ BigInt(char.charCodeAt(0))) * 0x100000001b3n);
-    return { hash: this.hashes[file.name] ?? BigInt.asIntN(64, own).toString(), histogram: [1, ...new Array<number>(15).fill(0)], colours: [{ hex: '#d7263d', share: 1 }] };
+    for (const char of name) own = BigInt.asUintN(64, (own ^ BigInt(char.charCodeAt(0))) * 0x100000001b3n);
+    return { hash: this.hashes[name] ?? BigInt.asIntN(64, own).toString(), histogram: [1, ...new Array<number>(15).fill(0)], colours: [{ hex: '#d7263d', share: 1 }] };
   }
 
   async findNearDuplicates({ hash }: VisualFingerprint): Promise<NearDuplicate[]> {
@@ -93,6 +96,23 @@ export class FakeUploadServices implements UploadServices {
     const refused = this.failWhen('duplicates', hash);
     if (refused) throw new Error(refused);
     return this.libraryDuplicates[hash] ?? [];
+  }
+
+  async makeVideoCreative(file: File): Promise<VideoCreative> {
+    this.current = file.name;
+    this.log.push(`video ${file.name}`);
+    const refused = this.failWhen('video', file.name);
+    if (refused === 'unreadable') throw new UnreadableVideoError();
+    if (refused === 'too long') throw new VideoLengthError(700_000);
+    if (refused) throw new Error(refused);
+    const webp = (label: string) => new Blob([label], { type: 'image/webp' });
+    return {
+      poster: webp('poster'),
+      variants: { display480: webp('480'), display960: webp('960'), preview: webp('preview'), thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==', width: 1080, height: 1920 },
+      durationMs: 4200,
+      width: 1080,
+      height: 1920,
+    };
   }
 
   /** The text "read" from each file's image: its name, upper-cased, unless a test makes it fail. */
@@ -126,6 +146,7 @@ export class FakeUploadServices implements UploadServices {
     if (!stored('ad-originals', row.original_path) || ![row.display_480_path, row.display_960_path, row.preview_path].every((path) => stored('ad-images', path))) {
       throw new Error('Image has not been uploaded');
     }
+    if (row.video_path !== undefined && !stored('ad-videos', row.video_path)) throw new Error('Video has not been uploaded');
     this.ads.push(row);
     return row.id;
   }
@@ -140,9 +161,11 @@ export class FakeUploadServices implements UploadServices {
   /** Objects whose ad row does not exist. */
   orphans(): StoredObject[] {
     return this.objects.filter(
-      (object) => !this.ads.some((ad) => [ad.original_path, ad.display_480_path, ad.display_960_path, ad.preview_path].includes(object.path)),
+      (object) => !this.ads.some((ad) => [ad.original_path, ad.display_480_path, ad.display_960_path, ad.preview_path, ad.video_path].includes(object.path)),
     );
   }
 }
 
 export const imageFile = (name: string, type = 'image/jpeg', bytes = 2048) => new File([new Uint8Array(bytes)], name, { type });
+
+export const videoFile = (name: string, type = 'video/webm', bytes = 4096) => new File([new Uint8Array(bytes)], name, { type });

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { uploadAd } from '../../../src/features/admin-upload/api/upload-ad.ts';
 import { sanitizeFileName, sizeInKb, sortChosenFiles } from '../../../src/features/admin-upload/lib/file-names.ts';
-import { newAdObjectPaths } from '../../../src/features/admin-upload/lib/object-paths.ts';
-import { isGeneratedImageName } from '../../../local/storage/upload-checks.ts';
+import { newAdObjectPaths, newVideoAdObjectPaths } from '../../../src/features/admin-upload/lib/object-paths.ts';
+import { isGeneratedImageName, isGeneratedVideoName } from '../../../local/storage/upload-checks.ts';
 import { checkUploadFacts, EMPTY_UPLOAD_FACTS, factsOfFile } from '../../../src/features/admin-upload/lib/upload-facts.ts';
-import { FakeUploadServices, imageFile } from './fake-upload-services.ts';
+import { FakeUploadServices, imageFile, videoFile } from './fake-upload-services.ts';
 
 const noFacts = () => {
   const checked = checkUploadFacts(factsOfFile(EMPTY_UPLOAD_FACTS, {}));
@@ -16,23 +16,28 @@ const upload = (file: File) => ({ file, brandId: 'b1', categoryId: 'c1', tagIds:
 describe('file names and types', () => {
   it('keeps the images the storage takes and names every other file with its reason', () => {
     const huge = imageFile('huge.png', 'image/png');
+    const bigVideo = new File(['x'], 'big.webm', { type: 'video/webm' });
+    Object.defineProperty(bigVideo, 'size', { value: 50 * 1024 * 1024 + 1 });
     Object.defineProperty(huge, 'size', { value: 20 * 1024 * 1024 + 1 });
     const { accepted, refused } = sortChosenFiles([
       imageFile('a.jpg'),
       new File(['x'], 'notes.txt', { type: 'text/plain' }),
       imageFile('b.svg', 'image/svg+xml'),
       new File(['x'], 'clip.mp4', { type: 'video/mp4' }),
+      new File(['x'], 'clip.mov', { type: 'video/quicktime' }),
+      bigVideo,
       imageFile('c.webp', 'image/webp'),
       new File(['x'], 'photo.heic', { type: 'image/heic' }),
       new File([], 'empty.png', { type: 'image/png' }),
       huge,
       new File(['x'], 'no-type', { type: '' }),
     ]);
-    expect(accepted.map((file) => file.name)).toEqual(['a.jpg', 'c.webp']);
+    expect(accepted.map((file) => file.name)).toEqual(['a.jpg', 'clip.mp4', 'c.webp']);
     expect(refused).toEqual([
       { name: 'notes.txt', reason: { kind: 'not-an-image' } },
       { name: 'b.svg', reason: { kind: 'unsupported-format', format: 'SVG' } },
-      { name: 'clip.mp4', reason: { kind: 'not-an-image' } },
+      { name: 'clip.mov', reason: { kind: 'unsupported-video', format: 'QUICKTIME' } },
+      { name: 'big.webm', reason: { kind: 'video-too-large' } },
       { name: 'photo.heic', reason: { kind: 'unsupported-format', format: 'HEIC' } },
       { name: 'empty.png', reason: { kind: 'empty' } },
       { name: 'huge.png', reason: { kind: 'too-large' } },
@@ -57,6 +62,17 @@ describe('file names and types', () => {
     expect(a.preview_path.slice(9, 41)).not.toBe(a.original_path.slice(0, 32));
     expect(b.original_path).not.toBe(a.original_path);
     for (const path of Object.values(a)) expect(isGeneratedImageName(path), path).toBe(true);
+  });
+});
+
+describe('video paths', () => {
+  it('puts a video beside its poster in one random folder, under names the storage accepts', () => {
+    const paths = newVideoAdObjectPaths('mp4');
+    expect(paths.original_path).toMatch(/^[0-9a-f]{32}\/original\.webp$/);
+    expect(paths.video_path).toBe(paths.original_path.replace('original.webp', 'video.mp4'));
+    expect(isGeneratedVideoName(paths.video_path)).toBe(true);
+    const { video_path: _video, ...images } = paths;
+    for (const path of Object.values(images)) expect(isGeneratedImageName(path), path).toBe(true);
   });
 });
 
@@ -178,5 +194,63 @@ describe('uploadAd', () => {
   it('refuses an image type the originals bucket does not take, uploading nothing', async () => {
     await expect(uploadAd(services, upload(imageFile('logo.svg', 'image/svg+xml')))).rejects.toThrow('Image upload failed: its content is not a JPEG, PNG, WebP, GIF or AVIF image');
     expect(services.log).toEqual([]);
+  });
+});
+
+describe('uploadAd with a video', () => {
+  let services: FakeUploadServices;
+  beforeEach(() => {
+    services = new FakeUploadServices();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+  });
+
+  it('stores the poster as the original, its three WebP variants and the video, then the row of format video with its length', async () => {
+    const result = await uploadAd(services, upload(videoFile('clip.webm')));
+    expect(services.log).toEqual([
+      'video clip.webm',
+      'text clip.webm',
+      'put ad-originals clip.webm',
+      'put ad-images clip.webm',
+      'put ad-images clip.webm',
+      'put ad-images clip.webm',
+      'put ad-videos clip.webm',
+      'insert clip.webm',
+      'tags clip.webm 2',
+    ]);
+    expect(services.objects.map((object) => [object.bucket, object.contentType])).toEqual([
+      ['ad-originals', 'image/webp'],
+      ['ad-images', 'image/webp'],
+      ['ad-images', 'image/webp'],
+      ['ad-images', 'image/webp'],
+      ['ad-videos', 'video/webm'],
+    ]);
+    const [ad] = services.ads;
+    expect(ad).toMatchObject({ format: 'video', video_duration_ms: 4200, width: 1080, height: 1920, image_text: 'TEXT OF clip.webm' });
+    expect(ad!.video_path).toMatch(/^[0-9a-f]{32}\/video\.webm$/);
+    expect(result.path).toBe(ad!.display_960_path);
+  });
+
+  it('says in our words when the video cannot be played, is too long or too short, or is refused by the storage, and leaves nothing behind', async () => {
+    services.failWhen = (step, subject) => (step === 'video' && subject === 'broken.webm' ? 'unreadable' : step === 'video' && subject === 'long.mp4' ? 'too long' : null);
+    await expect(uploadAd(services, upload(videoFile('broken.webm')))).rejects.toThrow(/^The file is not a video this browser can play$/);
+    await expect(uploadAd(services, upload(videoFile('long.mp4', 'video/mp4')))).rejects.toThrow(/^Videos can be half a second to 10 minutes long$/);
+    services.failWhen = (step, subject) => (step === 'put' && subject.includes('ad-videos') ? 'refused' : null);
+    const refused = Object.assign(new Error('The file is not a video'), { statusCode: '415' });
+    const put = services.putObject.bind(services);
+    services.putObject = async (bucket, path, body, type) => {
+      if (bucket === 'ad-videos') throw refused;
+      return put(bucket, path, body, type);
+    };
+    await expect(uploadAd(services, upload(videoFile('fake.webm')))).rejects.toThrow(/^Video upload failed: its content is not a whole MP4 or WebM video$/);
+    expect(services.ads).toEqual([]);
+    expect(services.objects).toEqual([]);
+  });
+
+  it('keeps the format video even when the batch says another', async () => {
+    const checked = checkUploadFacts(factsOfFile({ ...EMPTY_UPLOAD_FACTS, format: 'single_image' }, {}));
+    if (!checked.ok) throw new Error('valid facts');
+    await uploadAd(services, { ...upload(videoFile('clip.mp4', 'video/mp4')), facts: checked.facts });
+    expect(services.ads[0]).toMatchObject({ format: 'video' });
+    expect(services.ads[0]!.video_path).toMatch(/\/video\.mp4$/);
   });
 });

@@ -1,12 +1,14 @@
 import { useEffect, useRef, type CSSProperties, type ReactNode, type TouchEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useAddToBoardSlot } from '../../../components/ads/add-to-board-slot.tsx';
+import { VideoDurationBadge } from '../../../components/ads/ad-card-video.tsx';
 import { AdImage } from '../../../components/ads/ad-image.tsx';
+import { AdDetailVideo } from './ad-detail-video.tsx';
 import { BrandMark } from '../../../components/ads/brand-mark.tsx';
 import { Button, buttonClasses } from '../../../components/ui/button.tsx';
 import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, DownloadIcon, HeartIcon, LockIcon, ShareIcon } from '../../../components/ui/icons.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
-import { isClear, type Ad } from '../../../lib/ad-schema.ts';
+import { isClear, playableVideoUrl, type Ad } from '../../../lib/ad-schema.ts';
 import { formatDate } from '../../../lib/formatting.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { AdFactsSection, hasFacts } from './ad-facts-section.tsx';
@@ -165,7 +167,19 @@ export function AdDetailView(props: AdDetailViewProps) {
             >
               <div className="flex w-(--ad-column) flex-col gap-3 lg:w-[min(var(--ad-column),calc(100%-22.5rem))]">
                 <div className="relative overflow-hidden rounded-2xl bg-white shadow-[0_12px_40px_-12px_rgba(0,0,0,0.25)] ring-1 ring-neutral-950/5">
-                  <AdImage key={ad.id} ad={ad} sizes="(max-width: 1023px) 100vw, 960px" fallbackWidth={960} eager highPriority />
+                  {isClear(ad) && playableVideoUrl(ad) ? (
+                    <AdDetailVideo key={ad.id} ad={ad} url={playableVideoUrl(ad)!} poster={ad.display_960_url} />
+                  ) : (
+                    <AdImage
+                      key={ad.id}
+                      ad={ad}
+                      sizes="(max-width: 1023px) 100vw, 960px"
+                      fallbackWidth={960}
+                      eager
+                      highPriority
+                      overlay={typeof ad.video_duration_ms === 'number' ? <VideoDurationBadge ms={ad.video_duration_ms} /> : null}
+                    />
+                  )}
                   {!isClear(ad) && (
                     <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-neutral-950/15 p-6 text-center">
                       <span className="inline-flex h-12 w-12 items-center justify-center rounded-full bg-white text-neutral-950 shadow-lg">

@@ -5,13 +5,28 @@ import { supabase } from '../../../lib/supabase-client.ts';
 import type { AdminAd } from './get-admin-ads.ts';
 import { adResultsSchema, type AdResult } from './update-ads.ts';
 
-export type AdToDelete = Pick<AdminAd, 'id' | 'original_path' | 'display_480_path' | 'display_960_path' | 'preview_path'>;
+export type AdToDelete = Pick<AdminAd, 'id' | 'original_path' | 'display_480_path' | 'display_960_path' | 'preview_path'> & {
+  /** Its stored facts: a video ad's format is video. */
+  facts?: Pick<NonNullable<AdminAd['facts']>, 'format'> | null;
+};
 
 /**
- * Deletes ads in one transaction. The database queues their stored images for
- * removal (the storage worker's job); the admin's session removes them at once
- * as well, which is all a project without that worker gets. A failed removal
- * leaves them queued.
+ * Where the upload stores a video ad's video: beside its original, in the
+ * same random folder (object-paths.ts), as an MP4 or a WebM.
+ */
+export function uploadedVideoNames(ad: AdToDelete): string[] {
+  const slash = ad.original_path.lastIndexOf('/');
+  if (ad.facts?.format !== 'video' || slash < 1) return [];
+  const folder = ad.original_path.slice(0, slash);
+  return [`${folder}/video.mp4`, `${folder}/video.webm`];
+}
+
+/**
+ * Deletes ads in one transaction. The database queues their stored images
+ * and videos for removal (the storage worker's job); the admin's session
+ * removes them at once as well, which is all a project without that worker
+ * gets (a video ad's video under the name the upload gives it). A failed
+ * removal leaves them queued.
  */
 export async function deleteAds(ads: AdToDelete[]): Promise<AdResult[]> {
   const { data, error } = await supabase.rpc('admin_delete_ads', { p_ids: ads.map((ad) => ad.id) });
@@ -23,6 +38,7 @@ export async function deleteAds(ads: AdToDelete[]): Promise<AdResult[]> {
     await Promise.allSettled([
       supabase.storage.from('ad-originals').remove(deleted.map((ad) => ad.original_path)),
       supabase.storage.from('ad-images').remove(deleted.flatMap((ad) => [ad.display_480_path, ad.display_960_path, ad.preview_path])),
+      ...(deleted.some((ad) => uploadedVideoNames(ad).length > 0) ? [supabase.storage.from('ad-videos').remove(deleted.flatMap(uploadedVideoNames))] : []),
     ]);
   }
   return results;

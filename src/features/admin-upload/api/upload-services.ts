@@ -8,12 +8,13 @@ import { fingerprintOfFile } from '../../../lib/media/fingerprint-image.ts';
 import { makeImageVariants, type ImageVariants } from '../../../lib/media/image-variants.ts';
 import type { VisualFingerprint } from '../../../lib/media/visual-fingerprint.ts';
 import { readImageText } from '../../../lib/media/read-image-text.ts';
+import { makeVideoCreative, type VideoCreative } from '../../../lib/media/video-poster.ts';
 import type { AdObjectPaths } from '../lib/object-paths.ts';
 
 export type UploadCatalogKind = 'brands' | 'categories' | 'tags';
 /** What the upload lists: the catalogue it can add to, and the curated hooks. */
 export type UploadListKind = UploadCatalogKind | 'hooks';
-export type UploadBucket = 'ad-originals' | 'ad-images';
+export type UploadBucket = 'ad-originals' | 'ad-images' | 'ad-videos';
 
 export const uploadCatalogItemSchema = z.object({ id: z.string().check(z.minLength(1)), name: z.string() });
 export type UploadCatalogItem = z.infer<typeof uploadCatalogItemSchema>;
@@ -31,6 +32,9 @@ export interface NewAdRow extends AdObjectPaths {
   visual_hash: string | null;
   colour_histogram: number[] | null;
   dominant_colours: VisualFingerprint['colours'] | null;
+  /** A video ad's video in ad-videos and its length; absent for an image ad. */
+  video_path?: string;
+  video_duration_ms?: number;
 }
 
 /** An ad of the library whose image nearly matches an upload's. */
@@ -57,10 +61,12 @@ export interface UploadServices {
   listCatalog(kind: UploadListKind): Promise<UploadCatalogItem[]>;
   addCatalogEntry(kind: UploadCatalogKind, name: string): Promise<UploadCatalogItem>;
   makeVariants(file: File): Promise<ImageVariants>;
-  /** The image's visual fingerprint (src/lib/media/visual-fingerprint.ts). */
-  fingerprint(file: File): Promise<VisualFingerprint>;
+  /** An image's visual fingerprint (src/lib/media/visual-fingerprint.ts): the file's, or a video's poster's. */
+  fingerprint(image: Blob): Promise<VisualFingerprint>;
   /** The library's ads whose image nearly duplicates a fingerprint's, nearest first (at most 5). */
   findNearDuplicates(fingerprint: VisualFingerprint): Promise<NearDuplicate[]>;
+  /** A video's poster frame with its variants, its length and size (src/lib/media/video-poster.ts). */
+  makeVideoCreative(file: File): Promise<VideoCreative>;
   /** The normalised text printed in an image (src/lib/media/image-text.ts); throws when it cannot be read. */
   readImageText(image: Blob): Promise<string>;
   putObject(bucket: UploadBucket, path: string, body: Blob, contentType: string): Promise<void>;
@@ -97,6 +103,7 @@ export const supabaseUploadServices: UploadServices = {
       .parse(data)
       .map((ad) => ({ id: ad.id, brandName: ad.brand_name, imageUrl: ad.display_480_url ? adImageUrl(ad.display_480_url) : null, distance: ad.distance }));
   },
+  makeVideoCreative,
   readImageText: (image) => readImageText(image),
   async putObject(bucket, path, body, contentType) {
     const { error } = await supabase.storage.from(bucket).upload(path, body, { contentType, cacheControl: IMMUTABLE_CACHE_SECONDS, upsert: false });

@@ -1,6 +1,6 @@
 import { Button } from '../../../components/ui/button.tsx';
 import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
-import type { UploadItem } from '../hooks/use-upload-queue.ts';
+import { isVideoFile, type UploadItem } from '../hooks/use-upload-queue.ts';
 
 const T = ADMIN_TEXTS.adminUpload.duplicates;
 /** Hashes this close are the same picture give or take compression or size. */
@@ -16,10 +16,11 @@ interface DuplicateNoticeProps {
 /**
  * Under a queued file: the ads of the library (with their images) or the
  * earlier files of the list that it nearly duplicates, and Skip or Keep. A
- * file that was kept says so; an uploaded one says nothing more.
+ * file that was kept says so; an uploaded one, and a video (its poster is
+ * made only at upload), say nothing.
  */
 export function DuplicateNotice({ item, queueDuplicates, onSkip, onKeep }: DuplicateNoticeProps) {
-  if (item.status === 'done') return null;
+  if (item.status === 'done' || isVideoFile(item.file)) return null;
   if (item.fingerprint === undefined) {
     return (
       <p className="mt-1 text-xs text-neutral-500" data-testid="duplicate-checking">

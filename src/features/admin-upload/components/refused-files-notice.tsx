@@ -4,7 +4,9 @@ import type { RefusalReason, RefusedFile } from '../lib/file-names.ts';
 const T = ADMIN_TEXTS.adminUpload.refused;
 
 function reasonText(reason: RefusalReason): string {
-  return reason.kind === 'unsupported-format' ? T.reasons['unsupported-format'](reason.format) : T.reasons[reason.kind];
+  if (reason.kind === 'unsupported-format') return T.reasons['unsupported-format'](reason.format);
+  if (reason.kind === 'unsupported-video') return T.reasons['unsupported-video'](reason.format);
+  return T.reasons[reason.kind];
 }
 
 /** The files of the last drop or choice that did not join the queue, each with why, in our words. */

@@ -3,7 +3,7 @@ import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 
 const T = ADMIN_TEXTS.adminUpload;
 
-/** Drop images here or click to pick them; the queue keeps the images it can take and names the rest. */
+/** Drop images and videos here or click to pick them; the queue keeps the files it can take and names the rest. */
 export function UploadDropzone({ onFiles }: { onFiles: (files: File[]) => void }) {
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
@@ -36,7 +36,7 @@ export function UploadDropzone({ onFiles }: { onFiles: (files: File[]) => void }
       <input
         ref={input}
         type="file"
-        accept="image/*"
+        accept="image/*,video/mp4,video/webm"
         multiple
         className="sr-only"
         onChange={(event) => {

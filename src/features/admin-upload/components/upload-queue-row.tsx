@@ -55,7 +55,17 @@ export const UploadQueueRow = memo(function UploadQueueRow({
   return (
     <li data-testid="upload-item" data-status={item.status} className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-2 gap-y-2.5 py-3 sm:flex sm:flex-wrap sm:items-center sm:gap-4">
       <div className="flex min-w-0 flex-1 items-center gap-3">
-        {item.preview && !previewFailed ? (
+        {item.preview && !previewFailed && item.file.type.startsWith('video/') ? (
+          <video
+            src={item.preview}
+            aria-label={T.preview(item.name)}
+            muted
+            playsInline
+            preload="metadata"
+            onError={() => setPreviewFailed(true)}
+            className="h-14 w-11 shrink-0 rounded-md bg-neutral-100 object-cover"
+          />
+        ) : item.preview && !previewFailed ? (
           <img
             src={item.preview}
             alt={T.preview(item.name)}

@@ -5,6 +5,7 @@ import { AD_LISTS_KEY } from '../../../lib/ad-list-cache.ts';
 import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { uploadAd } from '../api/upload-ad.ts';
 import type { NearDuplicate, UploadServices } from '../api/upload-services.ts';
+import { VIDEO_TYPES } from '../../../lib/media/video-poster.ts';
 import { areNearDuplicates, type VisualFingerprint } from '../../../lib/media/visual-fingerprint.ts';
 import { sanitizeFileName, sortChosenFiles, type RefusedFile } from '../lib/file-names.ts';
 import { checkUploadFacts, factsOfFile, type FileFactsOverrides, type UploadFactKey, type UploadFactsForm } from '../lib/upload-facts.ts';
@@ -40,6 +41,9 @@ export interface UploadItem {
   /** The admin chose to upload it although it looks like an image already uploaded. */
   keepDuplicate: boolean;
 }
+
+/** A video file (MP4 or WebM), whose poster is made only at upload. */
+export const isVideoFile = (file: File) => VIDEO_TYPES[file.type.toLowerCase()] !== undefined;
 
 /** The earlier files of the queue each file nearly duplicates, by id. */
 export function queueDuplicatesOf(items: UploadItem[]): Map<string, UploadItem[]> {
@@ -112,6 +116,11 @@ export function useUploadQueue(services: UploadServices) {
     (id: string, file: File) => {
       checks.current = checks.current.then(async () => {
         if (!itemsRef.current.some((item) => item.id === id)) return;
+        // A video's poster is made at upload, and fingerprinted there; it is not looked up beforehand.
+        if (isVideoFile(file)) {
+          patch(id, { fingerprint: null, duplicates: [] });
+          return;
+        }
         let fingerprint: VisualFingerprint | null = null;
         try {
           fingerprint = await services.fingerprint(file);

@@ -1,8 +1,15 @@
-import { UPLOAD_MAX_BYTES } from '../../../lib/constants.ts';
+import { UPLOAD_MAX_BYTES, VIDEO_UPLOAD_MAX_BYTES } from '../../../lib/constants.ts';
+import { isVideoType } from '../../../lib/media/video-poster.ts';
 import { originalExtension } from './object-paths.ts';
 
 /** Why a chosen or dropped file does not join the queue. */
-export type RefusalReason = { kind: 'not-an-image' } | { kind: 'unsupported-format'; format: string } | { kind: 'too-large' } | { kind: 'empty' };
+export type RefusalReason =
+  | { kind: 'not-an-image' }
+  | { kind: 'unsupported-format'; format: string }
+  | { kind: 'unsupported-video'; format: string }
+  | { kind: 'too-large' }
+  | { kind: 'video-too-large' }
+  | { kind: 'empty' };
 
 export interface RefusedFile {
   name: string;
@@ -10,19 +17,28 @@ export interface RefusedFile {
 }
 
 /** 'SVG' for image/svg+xml, 'HEIC' for image/heic: how a person names an image type. */
-const formatName = (type: string) => type.slice('image/'.length).split(/[+;]/)[0]!.toUpperCase() || 'this';
+const formatName = (type: string) => type.slice(type.indexOf('/') + 1).split(/[+;]/)[0]!.toUpperCase() || 'this';
 
 /**
- * The files that can become ads, and each other one with its reason: only
- * images of a format the originals bucket takes (JPEG, PNG, WebP, GIF, AVIF),
- * not empty, at most UPLOAD_MAX_BYTES, as the storage checks again.
+ * The files that can become ads, and each other one with its reason: images
+ * of a format the originals bucket takes (JPEG, PNG, WebP, GIF, AVIF) of at
+ * most UPLOAD_MAX_BYTES, and MP4 or WebM videos of at most
+ * VIDEO_UPLOAD_MAX_BYTES, not empty, as the storage checks again.
  */
 export function sortChosenFiles(files: Iterable<File>): { accepted: File[]; refused: RefusedFile[] } {
   const accepted: File[] = [];
   const refused: RefusedFile[] = [];
   for (const file of files) {
     const type = file.type.toLowerCase();
-    const reason: RefusalReason | null = !type.startsWith('image/')
+    const reason: RefusalReason | null = type.startsWith('video/')
+      ? !isVideoType(type)
+        ? { kind: 'unsupported-video', format: formatName(type) }
+        : file.size === 0
+          ? { kind: 'empty' }
+          : file.size > VIDEO_UPLOAD_MAX_BYTES
+            ? { kind: 'video-too-large' }
+            : null
+      : !type.startsWith('image/')
       ? { kind: 'not-an-image' }
       : !originalExtension(type)
         ? { kind: 'unsupported-format', format: formatName(type) }

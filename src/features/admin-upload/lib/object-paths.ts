@@ -6,6 +6,11 @@ export interface AdObjectPaths {
   preview_path: string;
 }
 
+/** A video ad's objects: its poster's, and the video beside them in the same folder (bucket ad-videos). */
+export interface VideoAdObjectPaths extends AdObjectPaths {
+  video_path: string;
+}
+
 const ORIGINAL_EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg',
   'image/png': 'png',
@@ -37,4 +42,11 @@ export function newAdObjectPaths(originalType: string): AdObjectPaths {
     display_960_path: `${folder}/960.webp`,
     preview_path: `previews/${randomHex(16)}.webp`,
   };
+}
+
+/** Fresh paths for a video ad: the poster (a WebP) as its original, and the video under the same random folder. */
+export function newVideoAdObjectPaths(videoExtension: 'mp4' | 'webm'): VideoAdObjectPaths {
+  const paths = newAdObjectPaths('image/webp');
+  const folder = paths.original_path.slice(0, paths.original_path.indexOf('/'));
+  return { ...paths, video_path: `${folder}/video.${videoExtension}` };
 }
