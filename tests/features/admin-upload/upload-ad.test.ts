@@ -204,10 +204,11 @@ describe('uploadAd with a video', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
   });
 
-  it('stores the poster as the original, its three WebP variants and the video, then the row of format video with its length', async () => {
+  it('stores the poster as the original, its three WebP variants and the video, then the row of format video with its length and the poster\'s fingerprint', async () => {
     const result = await uploadAd(services, upload(videoFile('clip.webm')));
     expect(services.log).toEqual([
       'video clip.webm',
+      'fingerprint clip.webm',
       'text clip.webm',
       'put ad-originals clip.webm',
       'put ad-images clip.webm',
@@ -226,6 +227,7 @@ describe('uploadAd with a video', () => {
     ]);
     const [ad] = services.ads;
     expect(ad).toMatchObject({ format: 'video', video_duration_ms: 4200, width: 1080, height: 1920, image_text: 'TEXT OF clip.webm' });
+    expect(ad!.visual_hash).toMatch(/^-?\d+$/);
     expect(ad!.video_path).toMatch(/^[0-9a-f]{32}\/video\.webm$/);
     expect(result.path).toBe(ad!.display_960_path);
   });
