@@ -17,8 +17,8 @@ import {
  * (src/lib/media/visual-fingerprint.ts) finds a creative again. From
  * BENCH_FINGERPRINT_COUNT (200) demo creatives, rendered and stored as the
  * seeder stores originals (JPEG quality 85), it makes changed copies (scaled
- * to 50%, JPEG quality 60, brightness +8%, 2% cropped off each side, a white
- * border of 2%, another call to action, another headline) and prints
+ * to 50%, JPEG quality 60, brightness +8%, 2% cropped off each side, the 960
+ * display WebP the fingerprint backfill reads, a white border of 2%, another call to action, another headline) and prints
  * per change the hash distance to the original (p50, p95, max) and the share
  * within NEAR_DUPLICATE_BITS; how many pairs of different creatives fall within
  * it; the share of copies whose original is among the 12 nearest originals by
@@ -28,6 +28,8 @@ import {
 const COUNT = Math.max(20, Number(process.env.BENCH_FINGERPRINT_COUNT ?? 200));
 const NOW = new Date('2026-11-22T09:00:00Z');
 const ORIGINAL_QUALITY = 85;
+/** The seeder's and the upload's display variants' WebP quality. */
+const DISPLAY_QUALITY = 72;
 const RANKED = 12;
 /** The product's near-duplicate rule measured beside the hash alone: the colour histograms must be this close too. */
 const HISTOGRAM_CLOSE = NEAR_DUPLICATE_COLOUR_DISTANCE;
@@ -56,6 +58,11 @@ const CHANGES: { name: string; make: (raw: Raw, plan: AdPlan, other: AdPlan) => 
         .jpeg({ quality: ORIGINAL_QUALITY })
         .toBuffer();
     },
+  },
+  {
+    // What the admin's fingerprint backfill reads (admin_ads_without_fingerprint): the 960 display WebP, not the original.
+    name: '960 display WebP',
+    make: (raw) => sharp(raw.data, rawInput(raw)).resize({ width: 960, withoutEnlargement: true }).webp({ quality: DISPLAY_QUALITY, effort: 2 }).toBuffer(),
   },
   {
     name: 'white border 2%',

@@ -25,7 +25,11 @@ import { budgetText, machineDescription, passOf, writeResults, type Figure } fro
  * scroll are measured twice: for an anonymous visitor, whose first page is
  * mostly small blurred previews, and for the demo subscriber, signed in, to
  * whom every ad is clear and every card a real image; the subscriber's ad
- * page too. Prints a table.
+ * page too. Video ads (the demo's, and the generated ads copying them) are
+ * among the first page: their cards must download no video until one plays,
+ * and the subscriber's first hover is timed to the video's first frame
+ * (BENCH_PAGES_VIDEOS=none measures the same library without videos). Prints
+ * a table.
  */
 const EXTRA_ADS = Number(process.env.BENCH_PAGES_ADS ?? 100_000);
 const SCROLL_ADS = Number(process.env.BENCH_SCROLL_ADS ?? 3_000);
@@ -34,10 +38,15 @@ const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0
 const DATABASE = 'obyect_bench_pages';
 /** BENCH_PAGES_REUSE=1 keeps the seeded database and files for the next run, and reuses them if present. */
 const REUSE = process.env.BENCH_PAGES_REUSE === '1';
-/** BENCH_PAGES_ONLY=first,scroll,ad,filter,lighthouse runs only those parts. */
-const ONLY = new Set((process.env.BENCH_PAGES_ONLY ?? 'first,scroll,ad,filter,lighthouse').split(',').map((part) => part.trim()));
+/** BENCH_PAGES_ONLY=first,video,scroll,ad,filter,lighthouse runs only those parts. */
+const ONLY = new Set((process.env.BENCH_PAGES_ONLY ?? 'first,video,scroll,ad,filter,lighthouse').split(',').map((part) => part.trim()));
 /** BENCH_PAGES_VIEWERS=anonymous,subscriber: whose first page and scroll are measured. */
 const VIEWERS = (process.env.BENCH_PAGES_VIEWERS ?? 'anonymous,subscriber').split(',').map((part) => part.trim()) as Array<'anonymous' | 'subscriber'>;
+/**
+ * BENCH_PAGES_VIDEOS=none turns every video ad into an image ad (its poster) before measuring: the same library
+ * without videos, to compare the page figures with and without video cards on the first page.
+ */
+const VIDEOS = process.env.BENCH_PAGES_VIDEOS === 'none' ? 'none' : 'kept';
 const log = (line = '') => process.stdout.write(`${line}\n`);
 
 function databaseUrl(name: string): string {
@@ -46,7 +55,7 @@ function databaseUrl(name: string): string {
   return url.toString();
 }
 
-/** Generated ads: each reuses a demo ad's stored files under object names of its own, so pages load real images. */
+/** Generated ads: each reuses a demo ad's stored files (a video ad's video too) under object names of its own, so pages load real images. */
 async function addGeneratedAds(stack: LocalStack, count: number): Promise<void> {
   const chunk = 20_000;
   for (let start = 1; start <= count; start += chunk) {
@@ -62,17 +71,20 @@ async function addGeneratedAds(stack: LocalStack, count: number): Promise<void> 
            from g
            join storage.objects o
              on (o.bucket_id = 'ad-originals' and o.name = g.original_path)
-             or (o.bucket_id = 'ad-images' and o.name in (g.display_480_path, g.display_960_path, g.preview_path))`,
+             or (o.bucket_id = 'ad-images' and o.name in (g.display_480_path, g.display_960_path, g.preview_path))
+             or (o.bucket_id = 'ad-videos' and o.name = g.video_path)`,
         [start, end],
       );
       await stack.db.query(
         `with demo as (select row_number() over (order by id) - 1 as k, a.* from public.ads a where not a.is_black_friday),
               total as (select count(*) as n from demo)
          insert into public.ads (brand_id, category_id, type_id, created_at, requires_subscription, original_path,
-                                 display_480_path, display_960_path, preview_path, width, height, thumbhash)
+                                 display_480_path, display_960_path, preview_path, width, height, thumbhash,
+                                 format, video_path, video_duration_ms)
          select d.brand_id, d.category_id, d.type_id, now() - (i::double precision / $3) * interval '730 days' - interval '1 hour',
                 d.requires_subscription, 'bench/' || i || '/' || d.original_path, 'bench/' || i || '/' || d.display_480_path,
-                'bench/' || i || '/' || d.display_960_path, 'bench/' || i || '/' || d.preview_path, d.width, d.height, d.thumbhash
+                'bench/' || i || '/' || d.display_960_path, 'bench/' || i || '/' || d.preview_path, d.width, d.height, d.thumbhash,
+                d.format, 'bench/' || i || '/' || d.video_path, d.video_duration_ms
            from generate_series($1::int, $2::int) i cross join total join demo d on d.k = i % total.n`,
         [start, end, count],
       );
@@ -150,6 +162,9 @@ interface FirstPage {
   /** Cards on the first screen, and how many of them are clear (not locked). */
   cards: number;
   clearCards: number;
+  /** Video cards in the DOM, and the bytes of video the visit downloaded (none until a card plays). */
+  videoCards: number;
+  videoBytes: number;
   cls: number;
   lcp: number;
   scripts: string[];
@@ -223,6 +238,10 @@ async function measureFirstPage(url: string, viewport: Viewport, viewer: Viewer 
       return {
         cards: document.querySelectorAll('[data-testid="ad-card"]').length,
         clearCards: document.querySelectorAll('[data-testid="ad-card"][data-locked="false"]').length,
+        videoCards: document.querySelectorAll('[data-testid="ad-card"] [data-testid="video-duration"]').length,
+        videoBytes: entries
+          .filter((entry) => entry.initiatorType === 'video' || entry.name.includes('/ad-videos/'))
+          .reduce((sum, entry) => sum + (entry.transferSize || entry.encodedBodySize), 0),
         scripts: [...new Set(scripts.map((entry) => entry.name))],
       };
     });
@@ -332,6 +351,44 @@ async function measureFilterChange(url: string, brands: Array<{ id: string; name
   }
 }
 
+interface VideoHover {
+  /** From the pointer entering the card to its video's first frame playing. */
+  toPlayingMs: number;
+  videoBytes: number;
+  durationMs: number;
+}
+
+/** The subscriber at 1440 px points at the first clear video card of /library: how soon it plays and what it downloads. */
+async function measureVideoHover(url: string): Promise<VideoHover | null> {
+  const viewport = VIEWPORTS.find((entry) => entry.name === '1440 px')!;
+  const browser = await launch(viewport);
+  try {
+    const page = await pageFor(browser.context, url, 'subscriber');
+    await page.goto(`${url}/library`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="ad-card"]');
+    await networkQuiet(page, 500);
+    const card = page.locator('[data-testid="ad-card"][data-locked="false"]:has([data-testid="video-duration"])').first();
+    if ((await card.count()) === 0) return null;
+    await card.scrollIntoViewIfNeeded();
+    await networkQuiet(page, 300);
+    const box = (await card.boundingBox())!;
+    const started = await page.evaluate(() => performance.now());
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await card.locator('[data-testid="card-video-box"][data-playing="true"]').waitFor({ timeout: 30_000 });
+    const ended = await page.evaluate(() => performance.now());
+    await networkQuiet(page, 800);
+    const result = await page.evaluate(() => {
+      const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const videos = entries.filter((entry) => entry.initiatorType === 'video' || entry.name.includes('/ad-videos/'));
+      const video = document.querySelector<HTMLVideoElement>('[data-testid="card-video"]');
+      return { videoBytes: videos.reduce((sum, entry) => sum + (entry.transferSize || entry.encodedBodySize), 0), durationMs: (video?.duration ?? 0) * 1000 };
+    });
+    return { toPlayingMs: ended - started, ...result };
+  } finally {
+    await browser.close();
+  }
+}
+
 interface LighthouseScore {
   page: string;
   formFactor: 'mobile' | 'desktop';
@@ -389,8 +446,13 @@ async function main() {
       await addGeneratedAds(stack, EXTRA_ADS);
       log(`Seeded ${demo.ads} demo ads and ${EXTRA_ADS.toLocaleString('en-US')} generated ones in ${((performance.now() - seeded) / 1000).toFixed(0)} s`);
     }
-    const total = (await stack.db.query<{ n: number }>('select count(*)::int as n from public.ads')).rows[0]!.n;
-    log(`${total.toLocaleString('en-US')} ads; stack at ${stack.url}`);
+    if (VIDEOS === 'none') {
+      await stack.db.query(`update public.ads set video_path = null, video_duration_ms = null, format = 'single_image' where video_path is not null`);
+    }
+    const { total, videos } = (
+      await stack.db.query<{ total: number; videos: number }>('select count(*)::int as total, (count(*) filter (where video_path is not null))::int as videos from public.ads')
+    ).rows[0]!;
+    log(`${total.toLocaleString('en-US')} ads, ${videos.toLocaleString('en-US')} of them videos; stack at ${stack.url}`);
 
     for (const [viewer, viewport] of ONLY.has('first') ? VIEWERS.flatMap((who) => VIEWPORTS.map((entry) => [who, entry] as const)) : []) {
       const first = await measureFirstPage(stack.url, viewport, viewer);
@@ -401,8 +463,9 @@ async function main() {
         value: Math.round(first.imageBytes / 1024),
         unit: 'KB',
         ...(budget ? { budget: { kind: 'max' as const, value: budget } } : {}),
-        note: `${first.images} images; ${first.clearCards} of ${first.cards} cards in the DOM clear`,
+        note: `${first.images} images; ${first.clearCards} of ${first.cards} cards in the DOM clear, ${first.videoCards} of them videos`,
       });
+      figures.push({ figure: `/library first-page video bytes, ${viewport.name}${v}`, value: Math.round(first.videoBytes / 1024), unit: 'KB', budget: { kind: 'max', value: 0 }, note: `${first.videoCards} video cards in the DOM` });
       figures.push({ figure: `/library originals requested, ${viewport.name}${v}`, value: first.originals, unit: 'requests', budget: { kind: 'max', value: 0 } });
       if (viewport.scale === 1) {
         figures.push({ figure: `/library CLS, ${viewport.name}${v}`, value: Number(first.cls.toFixed(3)), unit: '', budget: { kind: 'max', value: 0.05 } });
@@ -422,6 +485,22 @@ async function main() {
       figures.push({ figure: `card elements in the DOM after ${SCROLL_ADS.toLocaleString('en-US')} ads${v}`, value: scroll.cardsInDom, unit: 'cards', budget: { kind: 'max', value: 100 } });
       figures.push({ figure: `longest task while scrolling${v}`, value: Math.round(scroll.longestTask), unit: 'ms', budget: { kind: 'max', value: 50 } });
       log(`  measured scrolling${v}`);
+    }
+
+    if (ONLY.has('video') && VIDEOS === 'kept') {
+      const hover = await measureVideoHover(stack.url);
+      if (hover) {
+        figures.push({
+          figure: 'video card: pointer in to first frame playing, 1440 px, subscriber',
+          value: Math.round(hover.toPlayingMs),
+          unit: 'ms',
+          budget: { kind: 'max', value: 1000 },
+          note: `${Math.round(hover.videoBytes / 1024)} KB of video for ${(hover.durationMs / 1000).toFixed(1)} s`,
+        });
+        log('  measured a video card playing on hover, subscriber');
+      } else {
+        log('  no clear video card on the first page: hover not measured');
+      }
     }
 
     // A premium ad, clear to the subscriber only.

@@ -428,4 +428,23 @@ export const ADMIN_TEXTS = {
     listFailed: 'The ads without text could not be listed. Try again.',
     saveFailed: 'The texts read could not be saved. Try again: they are read again.',
   },
+  // The admin's backfill: the visual fingerprint of ads that have none yet, worked out in this browser (docs/decisions/0038).
+  fingerprintBackfill: {
+    title: 'Fingerprint images',
+    description:
+      'Ads uploaded before fingerprints existed, or whose image could not be fingerprinted, get one now: then they can be found by colour, in More like this and as near-duplicates. Keep this page open while it runs.',
+    start: 'Fingerprint images',
+    resume: 'Continue fingerprinting',
+    cancel: 'Cancel',
+    progressLabel: 'Images fingerprinted',
+    progress: (done: number, total: number) => `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} images fingerprinted`,
+    counting: 'Finding the ads without a fingerprint…',
+    nothingToDo: 'Every ad has its fingerprint.',
+    finished: (done: number) => (done === 1 ? 'Done: 1 image fingerprinted.' : `Done: ${done.toLocaleString('en-US')} images fingerprinted.`),
+    cancelled: 'Stopped. Continue to fingerprint the rest.',
+    skipped: (count: number) =>
+      count === 1 ? '1 image could not be fingerprinted and was skipped.' : `${count.toLocaleString('en-US')} images could not be fingerprinted and were skipped.`,
+    listFailed: 'The ads without a fingerprint could not be listed. Try again.',
+    saveFailed: 'The fingerprints could not be saved. Try again: those images are fingerprinted again.',
+  },
 } as const;

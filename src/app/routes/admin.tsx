@@ -7,7 +7,8 @@ import { useSession } from '../../lib/auth-session.tsx';
 import { ADMIN_TEXTS } from '../../lib/admin-texts.ts';
 import { AdminAdsSection } from '../../features/admin-ads/components/admin-ads-section.tsx';
 import { AdminUtilitiesCard } from '../../features/admin-ads/components/admin-utilities-card.tsx';
-import { ImageTextBackfillCard } from '../../features/admin-image-text/components/image-text-backfill-card.tsx';
+import { FingerprintBackfillCard } from '../../features/admin-backfills/components/fingerprint-backfill-card.tsx';
+import { ImageTextBackfillCard } from '../../features/admin-backfills/components/image-text-backfill-card.tsx';
 import { AdminCatalogSection } from '../../features/admin-catalog/components/admin-catalog-section.tsx';
 import { AdminUploadSection } from '../../features/admin-upload/components/admin-upload-section.tsx';
 import { isAdminQueryOptions } from '../../features/library/api/get-is-admin.ts';
@@ -75,6 +76,7 @@ export function AdminPage() {
           <AdminCatalogSection />
           <AdminUtilitiesCard />
           <ImageTextBackfillCard />
+          <FingerprintBackfillCard />
           <AdminAdsSection />
         </div>
       </main>

@@ -2,16 +2,18 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BackfillAd, BackfillCursor, BackfillServices } from '../../../src/features/admin-image-text/api/backfill-services.ts';
-import { ImageTextBackfillCard } from '../../../src/features/admin-image-text/components/image-text-backfill-card.tsx';
-import { BACKFILL_PAGE_SIZE, BACKFILL_SAVE_SIZE, runImageTextBackfill } from '../../../src/features/admin-image-text/lib/run-backfill.ts';
+import type { BackfillAd, BackfillCursor, BackfillServices } from '../../../src/features/admin-backfills/api/backfill-worklist.ts';
+import { FingerprintBackfillCard } from '../../../src/features/admin-backfills/components/fingerprint-backfill-card.tsx';
+import { ImageTextBackfillCard } from '../../../src/features/admin-backfills/components/image-text-backfill-card.tsx';
+import { BACKFILL_PAGE_SIZE, BACKFILL_SAVE_SIZE, runBackfill } from '../../../src/features/admin-backfills/lib/run-backfill.ts';
+import type { VisualFingerprint } from '../../../src/lib/media/visual-fingerprint.ts';
 
 vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
 
 const SLOW = { timeout: 10_000 };
 
 /** The worklist and the ads' texts in memory, newest first; OCR is a stand-in that "reads" the ad's id. */
-class FakeBackfill implements BackfillServices {
+class FakeBackfill implements BackfillServices<string> {
   texts = new Map<string, string | null>();
   saves: Array<Array<{ id: string; text: string }>> = [];
   reads: string[] = [];
@@ -44,7 +46,7 @@ class FakeBackfill implements BackfillServices {
     return image;
   }
 
-  async readText(image: Blob) {
+  async derive(image: Blob) {
     const id = this.images.get(image)!;
     this.reads.push(id);
     if (this.gate) await this.gate();
@@ -52,9 +54,10 @@ class FakeBackfill implements BackfillServices {
     return `TEXT ${id}`;
   }
 
-  async saveTexts(texts: Array<{ id: string; text: string }>) {
-    if (texts.length > 100) throw new Error('too many');
+  async save(values: Array<{ id: string; value: string }>) {
+    if (values.length > 100) throw new Error('too many');
     if (this.failSave) throw new Error('save failed');
+    const texts = values.map(({ id, value }) => ({ id, text: value }));
     this.saves.push(texts);
     for (const { id, text } of texts) this.texts.set(id, text);
   }
@@ -69,12 +72,12 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('runImageTextBackfill', () => {
+describe('runBackfill', () => {
   it('reads every unread ad across pages, stores the texts in bounded batches and counts a failing image as skipped', async () => {
     const fake = new FakeBackfill(BACKFILL_PAGE_SIZE + 5);
     fake.failRead.add('ad-010');
     const seen: number[] = [];
-    const run = await runImageTextBackfill(fake, { cursor: null, before: null, signal: new AbortController().signal, onProgress: (p) => seen.push(p.done) });
+    const run = await runBackfill(fake, { cursor: null, before: null, signal: new AbortController().signal, onProgress: (p) => seen.push(p.done) });
     expect(run.outcome).toBe('finished');
     expect(run.progress).toEqual({ done: 25, skipped: 1, total: 25 });
     expect(fake.reads).toHaveLength(25);
@@ -94,12 +97,12 @@ describe('runImageTextBackfill', () => {
       reads += 1;
       if (reads === 4) abort.abort();
     };
-    const first = await runImageTextBackfill(fake, { cursor: null, before: null, signal: abort.signal, onProgress: () => {} });
+    const first = await runBackfill(fake, { cursor: null, before: null, signal: abort.signal, onProgress: () => {} });
     expect(first.outcome).toBe('cancelled');
     expect(first.progress).toEqual({ done: 4, skipped: 0, total: 12 });
     expect([...fake.texts.values()].filter((text) => text !== null)).toHaveLength(4);
     fake.gate = null;
-    const second = await runImageTextBackfill(fake, { cursor: first.cursor, before: first.progress, signal: new AbortController().signal, onProgress: () => {} });
+    const second = await runBackfill(fake, { cursor: first.cursor, before: first.progress, signal: new AbortController().signal, onProgress: () => {} });
     expect(second).toMatchObject({ outcome: 'finished', progress: { done: 12, skipped: 0, total: 12 } });
     expect(new Set(fake.reads).size).toBe(12);
     expect(fake.reads).toHaveLength(12);
@@ -109,13 +112,13 @@ describe('runImageTextBackfill', () => {
     const fake = new FakeBackfill(BACKFILL_SAVE_SIZE + 3);
     const cursors: Array<BackfillCursor | null> = [];
     let saves = 0;
-    const save = fake.saveTexts.bind(fake);
-    fake.saveTexts = async (texts) => {
+    const save = fake.save.bind(fake);
+    fake.save = async (values) => {
       saves += 1;
       if (saves === 2) throw new Error('save failed');
-      await save(texts);
+      await save(values);
     };
-    await expect(runImageTextBackfill(fake, { cursor: null, before: null, signal: new AbortController().signal, onProgress: (_, at) => cursors.push(at) })).rejects.toThrow();
+    await expect(runBackfill(fake, { cursor: null, before: null, signal: new AbortController().signal, onProgress: (_, at) => cursors.push(at) })).rejects.toThrow();
     expect(cursors.at(-1)).toEqual({ created_at: 'ad-004', id: 'ad-004' });
   });
 });
@@ -162,5 +165,62 @@ describe('ImageTextBackfillCard', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Read text in images' }));
     expect((await screen.findByRole('alert', {}, SLOW)).textContent).toBe('The ads without text could not be listed. Try again.');
     expect(screen.queryByText(/relation/)).toBeNull();
+  });
+});
+
+/** The fingerprint backfill's card over a stand-in: the same walk, its own words, and the fingerprints handed to the store as worked out. */
+describe('FingerprintBackfillCard', () => {
+  const print = (id: string): VisualFingerprint => ({ hash: String(id.length), histogram: [1, ...Array<number>(15).fill(0)], colours: [{ hex: '#2e6fd8', share: 1 }] });
+
+  function fakeFingerprints(count: number) {
+    const texts = new FakeBackfill(count);
+    const stored = new Map<string, VisualFingerprint>();
+    const services: BackfillServices<VisualFingerprint> = {
+      listPage: (after, limit) => texts.listPage(after, limit),
+      fetchImage: (ad) => texts.fetchImage(ad),
+      async derive(image) {
+        const id = await texts.derive(image);
+        if (id.endsWith('002')) throw new Error('decode failed');
+        return print(id);
+      },
+      async save(values) {
+        await texts.save(values.map(({ id }) => ({ id, value: 'done' })));
+        for (const { id, value } of values) stored.set(id, value);
+      },
+    };
+    return { services, stored };
+  }
+
+  it('fingerprints every ad without one, says how many were skipped, and stores what it worked out', async () => {
+    const { services, stored } = fakeFingerprints(4);
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={queryClient}>
+        <FingerprintBackfillCard services={services} />
+      </QueryClientProvider>,
+    );
+    expect(screen.getByRole('heading', { name: 'Fingerprint images' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Fingerprint images' }));
+    await screen.findByText('Done: 3 images fingerprinted.', {}, SLOW);
+    expect(screen.getByText('4 of 4 images fingerprinted')).toBeTruthy();
+    expect(screen.getByText('1 image could not be fingerprinted and was skipped.')).toBeTruthy();
+    expect([...stored.keys()].sort()).toEqual(['ad-001', 'ad-003', 'ad-004']);
+    expect(stored.get('ad-001')).toEqual(print('TEXT ad-001'));
+  });
+
+  it('says so in our words when the fingerprints cannot be saved', async () => {
+    const { services } = fakeFingerprints(2);
+    services.save = async () => {
+      throw new Error('duplicate key value violates unique constraint');
+    };
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={queryClient}>
+        <FingerprintBackfillCard services={services} />
+      </QueryClientProvider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Fingerprint images' }));
+    expect((await screen.findByRole('alert', {}, SLOW)).textContent).toBe('The fingerprints could not be saved. Try again: those images are fingerprinted again.');
+    expect(screen.queryByText(/duplicate key/)).toBeNull();
   });
 });

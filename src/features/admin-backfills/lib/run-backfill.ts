@@ -1,36 +1,37 @@
-import type { BackfillCursor, BackfillServices } from '../api/backfill-services.ts';
+import type { BackfillCursor, BackfillServices } from '../api/backfill-worklist.ts';
 
-/** Ads listed per page and texts stored per call (admin_set_image_texts takes 100 at most). */
+/** Ads listed per page and values stored per call (the store functions take 100 at most). */
 export const BACKFILL_PAGE_SIZE = 20;
 export const BACKFILL_SAVE_SIZE = 10;
 
 export interface BackfillProgress {
-  /** Images dealt with: read, or skipped because they could not be read. */
+  /** Images dealt with: done, or skipped because they could not be fetched or worked on. */
   done: number;
   /** Of these, the ones skipped. */
   skipped: number;
-  /** The ads without text when the run began, plus those already dealt with before it (a resumed run). */
+  /** The ads without the value when the run began, plus those already dealt with before it (a resumed run). */
   total: number;
 }
 
 export interface BackfillRun {
-  /** Where the next run resumes: after the last ad whose text is stored or that was skipped. */
+  /** Where the next run resumes: after the last ad whose value is stored or that was skipped. */
   cursor: BackfillCursor | null;
   progress: BackfillProgress;
   outcome: 'finished' | 'cancelled';
 }
 
 /**
- * Reads the text in the images of the ads that have none, one after another,
- * from `cursor` on, and stores the texts in batches. An image that cannot be
- * fetched or read is skipped and counted (it keeps no text, so a later run
- * tries it again); the walk never returns to it in this run. Cancelling stops
- * after the image being read and stores what was read. A failure to list or
- * store throws; the cursor of the last stored batch is in `onProgress`'s
- * second argument, so a new run resumes there and reads the rest again.
+ * Works out a value (a text, a fingerprint) from the image of each ad that has
+ * none, one after another, from `cursor` on, and stores the values in batches.
+ * An image that cannot be fetched or worked on is skipped and counted (it keeps
+ * no value, so a later run tries it again); the walk never returns to it in
+ * this run. Cancelling stops after the image at hand and stores what was done.
+ * A failure to list or store throws; the cursor of the last stored batch is in
+ * `onProgress`'s second argument, so a new run resumes there and does the rest
+ * again.
  */
-export async function runImageTextBackfill(
-  services: BackfillServices,
+export async function runBackfill<Value>(
+  services: BackfillServices<Value>,
   options: {
     cursor: BackfillCursor | null;
     before: BackfillProgress | null;
@@ -49,10 +50,10 @@ export async function runImageTextBackfill(
   progress.total = Math.max(progress.total, progress.done);
   options.onProgress({ ...progress }, cursor);
 
-  let pending: Array<{ id: string; text: string }> = [];
+  let pending: Array<{ id: string; value: Value }> = [];
   let lastDealt: BackfillCursor | null = cursor;
   const flush = async () => {
-    if (pending.length > 0) await services.saveTexts(pending);
+    if (pending.length > 0) await services.save(pending);
     pending = [];
     cursor = lastDealt;
     options.onProgress({ ...progress }, cursor);
@@ -65,10 +66,10 @@ export async function runImageTextBackfill(
         return { cursor, progress, outcome: 'cancelled' };
       }
       try {
-        const text = await services.readText(await services.fetchImage(ad));
-        pending.push({ id: ad.id, text });
+        const value = await services.derive(await services.fetchImage(ad));
+        pending.push({ id: ad.id, value });
       } catch (error) {
-        console.warn('The text of an ad image could not be read', ad.id, error);
+        console.warn('An ad image was skipped', ad.id, error);
         progress.skipped += 1;
       }
       progress.done += 1;

@@ -1,13 +1,13 @@
 import { Button } from '../../../components/ui/button.tsx';
-import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
-import { supabaseBackfillServices, type BackfillServices } from '../api/backfill-services.ts';
-import { useImageTextBackfill } from '../hooks/use-image-text-backfill.ts';
+import type { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
+import type { BackfillServices } from '../api/backfill-worklist.ts';
+import { useBackfill } from '../hooks/use-backfill.ts';
 
-const T = ADMIN_TEXTS.imageTextBackfill;
+export type BackfillTexts = (typeof ADMIN_TEXTS)['imageTextBackfill' | 'fingerprintBackfill'];
 
-/** /admin's "Read text in images": reads, in this browser, the image text of every ad that has none yet. */
-export function ImageTextBackfillCard({ services = supabaseBackfillServices }: { services?: BackfillServices }) {
-  const backfill = useImageTextBackfill(services);
+/** A backfill's card on /admin: what it does, a start (or continue) and cancel button, a progress bar and its outcome in words. */
+export function BackfillCard<Value>({ id, texts: T, services }: { id: string; texts: BackfillTexts; services: BackfillServices<Value> }) {
+  const backfill = useBackfill(services);
   const { phase, progress, failure } = backfill;
   const running = phase === 'running';
   const canResume = (phase === 'cancelled' || phase === 'failed') && progress !== null && progress.done < progress.total;
@@ -20,8 +20,8 @@ export function ImageTextBackfillCard({ services = supabaseBackfillServices }: {
   else if (phase === 'cancelled') message = T.cancelled;
 
   return (
-    <section aria-labelledby="image-text-backfill-heading" className="rounded-2xl border border-neutral-200/80 bg-white p-4 shadow-[0_1px_2px_rgba(0,0,0,0.04)] sm:p-6">
-      <h2 id="image-text-backfill-heading" className="text-base font-semibold tracking-tight text-neutral-950">
+    <section aria-labelledby={`${id}-heading`} className="rounded-2xl border border-neutral-200/80 bg-white p-4 shadow-[0_1px_2px_rgba(0,0,0,0.04)] sm:p-6">
+      <h2 id={`${id}-heading`} className="text-base font-semibold tracking-tight text-neutral-950">
         {T.title}
       </h2>
       <p className="mt-0.5 text-sm text-neutral-500">{T.description}</p>

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { AD_LISTS_KEY } from '../../../lib/ad-list-cache.ts';
-import type { BackfillCursor, BackfillServices } from '../api/backfill-services.ts';
-import { runImageTextBackfill, type BackfillProgress } from '../lib/run-backfill.ts';
+import type { BackfillCursor, BackfillServices } from '../api/backfill-worklist.ts';
+import { runBackfill, type BackfillProgress } from '../lib/run-backfill.ts';
 
 export type BackfillPhase = 'idle' | 'running' | 'cancelled' | 'finished' | 'failed';
 export type BackfillFailure = 'list' | 'save';
@@ -14,11 +14,11 @@ export interface BackfillState {
 }
 
 /**
- * The backfill of image texts on /admin: start, cancel, and continue from
- * where it stopped (cancelled or failed) with the counts carried on. After a
- * finished run, a new one starts from the newest ad again.
+ * A backfill on /admin (image texts, fingerprints): start, cancel, and
+ * continue from where it stopped (cancelled or failed) with the counts carried
+ * on. After a finished run, a new one starts from the newest ad again.
  */
-export function useImageTextBackfill(services: BackfillServices) {
+export function useBackfill<Value>(services: BackfillServices<Value>) {
   const queryClient = useQueryClient();
   const [state, setState] = useState<BackfillState>({ phase: 'idle', progress: null, failure: null });
   const cursor = useRef<BackfillCursor | null>(null);
@@ -35,7 +35,7 @@ export function useImageTextBackfill(services: BackfillServices) {
     setState((current) => ({ phase: 'running', progress: current.phase === 'finished' ? null : current.progress, failure: null }));
     let listed = false;
     try {
-      const run = await runImageTextBackfill(services, {
+      const run = await runBackfill(services, {
         cursor: cursor.current,
         before: carried.current,
         signal: abort.signal,
@@ -51,7 +51,7 @@ export function useImageTextBackfill(services: BackfillServices) {
       carried.current = finished ? null : run.progress;
       setState({ phase: run.outcome, progress: run.progress, failure: null });
     } catch (error) {
-      console.error('The image text backfill stopped', error);
+      console.error('The backfill stopped', error);
       setState((current) => ({ phase: 'failed', progress: current.progress, failure: listed ? 'save' : 'list' }));
     } finally {
       controller.current = null;
