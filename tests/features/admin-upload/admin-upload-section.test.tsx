@@ -4,7 +4,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../src/components/ui/toaster.tsx';
 import { AdminUploadSection } from '../../../src/features/admin-upload/components/admin-upload-section.tsx';
-import { FakeUploadServices, imageFile } from './fake-upload-services.ts';
+import { FakeUploadServices, imageFile, videoFile } from './fake-upload-services.ts';
 
 vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
 
@@ -267,6 +267,43 @@ describe('AdminUploadSection', () => {
     fireEvent.click(uploadAll());
     await screen.findByText('Processed all files.', {}, SLOW);
     expect(services.ads.map((ad) => ad.visual_hash)).toEqual(['4096']);
+  });
+
+  it('flags a video whose poster frame looks like an ad of the library, and makes its poster once, as it joins', async () => {
+    services.hashes = { 'clip.webm': '777' };
+    services.libraryDuplicates = {
+      '777': [{ id: 'ad-9', brandName: 'Lumora', imageUrl: 'https://cdn.test/lumora-video.webp', distance: 4 }],
+    };
+    renderSection();
+    await screen.findByRole('option', { name: 'Lumora' }, SLOW);
+    pick('Brand', 'b1');
+    pick('Category', 'c1');
+    chooseFiles([videoFile('clip.webm')]);
+    const notice = await screen.findByTestId('duplicate-notice', {}, SLOW);
+    expect(notice.textContent).toContain('Looks like an ad already in the library');
+    expect(within(notice).getByRole('img', { name: 'Lumora ad' }).getAttribute('src')).toBe('https://cdn.test/lumora-video.webp');
+    expect(services.log.filter((line) => line === 'video clip.webm')).toHaveLength(1);
+
+    fireEvent.click(within(notice).getByRole('button', { name: 'Keep clip.webm' }));
+    fireEvent.click(uploadAll());
+    await screen.findByText('Processed all files.', {}, SLOW);
+    expect(services.ads[0]).toMatchObject({ format: 'video', visual_hash: '777', video_duration_ms: 4200 });
+    // The upload took the poster made as the file joined.
+    expect(services.log.filter((line) => line === 'video clip.webm')).toHaveLength(1);
+  });
+
+  it('says nothing of near-duplicates for a video whose poster cannot be made: its upload fails and says why', async () => {
+    services.failWhen = (step) => (step === 'video' ? 'unreadable' : null);
+    renderSection();
+    await screen.findByRole('option', { name: 'Lumora' }, SLOW);
+    pick('Brand', 'b1');
+    pick('Category', 'c1');
+    chooseFiles([videoFile('broken.webm')]);
+    await waitFor(() => expect(services.log).toContain('video broken.webm'), SLOW);
+    expect(rows()[0]!.textContent).not.toContain('near-duplicates');
+    fireEvent.click(uploadAll());
+    await waitFor(() => expect(statuses()).toEqual(['error']), SLOW);
+    expect(services.ads).toEqual([]);
   });
 
   it('uploads a file it could not fingerprint, without a fingerprint, and says it was not checked', async () => {

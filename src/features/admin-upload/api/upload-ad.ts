@@ -2,7 +2,7 @@ import type { AdFactsChange } from '../../../lib/ad-facts.ts';
 import { ApiError, errorTextOf } from '../../../lib/api-error.ts';
 import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { UnreadableImageError, type ImageVariants } from '../../../lib/media/image-variants.ts';
-import { UnreadableVideoError, VIDEO_TYPES, VideoLengthError } from '../../../lib/media/video-poster.ts';
+import { UnreadableVideoError, VIDEO_TYPES, VideoLengthError, type VideoCreative } from '../../../lib/media/video-poster.ts';
 import { newAdObjectPaths, newVideoAdObjectPaths, originalExtension, type AdObjectPaths } from '../lib/object-paths.ts';
 import type { VisualFingerprint } from '../../../lib/media/visual-fingerprint.ts';
 import type { UploadBucket, UploadServices } from './upload-services.ts';
@@ -19,6 +19,8 @@ export interface AdUpload {
   facts: Required<AdFactsChange>;
   /** The image's fingerprint when the queue made it already; made here otherwise. */
   fingerprint?: VisualFingerprint | null;
+  /** A video's poster, variants and length when the queue made them already; made here otherwise. */
+  videoCreative?: VideoCreative | null;
 }
 
 export interface UploadedAd {
@@ -67,12 +69,12 @@ interface Prepared {
   video: { body: Blob; type: string; durationMs: number } | null;
 }
 
-async function prepare(services: UploadServices, file: File): Promise<Prepared> {
+async function prepare(services: UploadServices, file: File, madeBefore: VideoCreative | null | undefined): Promise<Prepared> {
   const videoExtension = VIDEO_TYPES[file.type.toLowerCase()];
   if (videoExtension) {
     let made;
     try {
-      made = await services.makeVideoCreative(file);
+      made = madeBefore ?? (await services.makeVideoCreative(file));
     } catch (error) {
       if (error instanceof VideoLengthError) throw new AdUploadError(E.videoLength);
       if (error instanceof UnreadableVideoError || error instanceof UnreadableImageError) throw new AdUploadError(E.unreadableVideo);
@@ -104,7 +106,7 @@ async function prepare(services: UploadServices, file: File): Promise<Prepared> 
  * read does not stop the upload: the row goes in with image_text null.
  */
 export async function uploadAd(services: UploadServices, upload: AdUpload): Promise<UploadedAd> {
-  const { variants, paths, original, video } = await prepare(services, upload.file);
+  const { variants, paths, original, video } = await prepare(services, upload.file, upload.videoCreative);
   // A fingerprint (of the image, or of a video's poster) that cannot be made does not stop the upload: the row goes
   // in without one.
   const fingerprint =

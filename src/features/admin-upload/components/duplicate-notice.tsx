@@ -1,6 +1,6 @@
 import { Button } from '../../../components/ui/button.tsx';
 import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
-import { isVideoFile, type UploadItem } from '../hooks/use-upload-queue.ts';
+import type { UploadItem } from '../hooks/use-upload-queue.ts';
 
 const T = ADMIN_TEXTS.adminUpload.duplicates;
 /** Hashes this close are the same picture give or take compression or size. */
@@ -15,12 +15,12 @@ interface DuplicateNoticeProps {
 
 /**
  * Under a queued file: the ads of the library (with their images) or the
- * earlier files of the list that it nearly duplicates, and Skip or Keep. A
- * file that was kept says so; an uploaded one, and a video (its poster is
- * made only at upload), say nothing.
+ * earlier files of the list that it nearly duplicates (a video by its poster
+ * frame), and Skip or Keep. A file that was kept says so; an uploaded one says
+ * nothing.
  */
 export function DuplicateNotice({ item, queueDuplicates, onSkip, onKeep }: DuplicateNoticeProps) {
-  if (item.status === 'done' || isVideoFile(item.file)) return null;
+  if (item.status === 'done') return null;
   if (item.fingerprint === undefined) {
     return (
       <p className="mt-1 text-xs text-neutral-500" data-testid="duplicate-checking">
@@ -31,6 +31,8 @@ export function DuplicateNotice({ item, queueDuplicates, onSkip, onKeep }: Dupli
   const existing = item.duplicates ?? [];
   const inQueue = queueDuplicates ?? [];
   if (existing.length === 0 && inQueue.length === 0) {
+    // A video whose poster could not be made is not called unchecked: its upload fails and says why.
+    if (item.videoCreative === null) return null;
     return item.fingerprint === null || item.duplicates === null ? <p className="mt-1 text-xs text-neutral-500">{T.unchecked}</p> : null;
   }
   if (item.keepDuplicate) {

@@ -5,7 +5,7 @@ import { AD_LISTS_KEY } from '../../../lib/ad-list-cache.ts';
 import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { uploadAd } from '../api/upload-ad.ts';
 import type { NearDuplicate, UploadServices } from '../api/upload-services.ts';
-import { VIDEO_TYPES } from '../../../lib/media/video-poster.ts';
+import { VIDEO_TYPES, type VideoCreative } from '../../../lib/media/video-poster.ts';
 import { areNearDuplicates, type VisualFingerprint } from '../../../lib/media/visual-fingerprint.ts';
 import { sanitizeFileName, sortChosenFiles, type RefusedFile } from '../lib/file-names.ts';
 import { checkUploadFacts, factsOfFile, type FileFactsOverrides, type UploadFactKey, type UploadFactsForm } from '../lib/upload-facts.ts';
@@ -34,15 +34,17 @@ export interface UploadItem {
   invalidFacts: UploadFactKey[];
   /** The text read from the image once uploaded: null when it could not be read, undefined before. */
   imageText: string | null | undefined;
-  /** The image's visual fingerprint: undefined while it is made, null when it could not be. */
+  /** The image's (or video poster's) visual fingerprint: undefined while it is made, null when it could not be. */
   fingerprint: VisualFingerprint | null | undefined;
+  /** A video's poster, variants and length, made as it joined (null when that failed: the upload tries again and says why). */
+  videoCreative?: VideoCreative | null;
   /** The library's ads it nearly duplicates: undefined until checked, null when the check failed. */
   duplicates: NearDuplicate[] | null | undefined;
   /** The admin chose to upload it although it looks like an image already uploaded. */
   keepDuplicate: boolean;
 }
 
-/** A video file (MP4 or WebM), whose poster is made only at upload. */
+/** A video file (MP4 or WebM): its poster frame stands for it in the near-duplicate check. */
 export const isVideoFile = (file: File) => VIDEO_TYPES[file.type.toLowerCase()] !== undefined;
 
 /** The earlier files of the queue each file nearly duplicates, by id. */
@@ -116,14 +118,21 @@ export function useUploadQueue(services: UploadServices) {
     (id: string, file: File) => {
       checks.current = checks.current.then(async () => {
         if (!itemsRef.current.some((item) => item.id === id)) return;
-        // A video's poster is made at upload, and fingerprinted there; it is not looked up beforehand.
+        // A video is checked by its poster frame, made now and kept for the upload.
+        let image: Blob | null = file;
         if (isVideoFile(file)) {
-          patch(id, { fingerprint: null, duplicates: [] });
-          return;
+          let videoCreative: VideoCreative | null = null;
+          try {
+            videoCreative = await services.makeVideoCreative(file);
+          } catch (error) {
+            console.warn('The video poster could not be made', file.name, error);
+          }
+          patch(id, { videoCreative });
+          image = videoCreative?.poster ?? null;
         }
         let fingerprint: VisualFingerprint | null = null;
         try {
-          fingerprint = await services.fingerprint(file);
+          if (image) fingerprint = await services.fingerprint(image);
         } catch (error) {
           console.warn('The image could not be fingerprinted', file.name, error);
         }
