@@ -187,3 +187,23 @@ for (const list of LISTS) {
     }, 240_000);
   }
 }
+
+journey('a reload returns to the same place in the library, while a page opened anew in the same tab starts at its top', async ({ page, stack }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, stack, SUBSCRIBER);
+  await page.goto('/library', { waitUntil: 'domcontentloaded', timeout: 45_000 });
+  await expect.poll(() => itemCount(page), { timeout: 15_000 }).toBeGreaterThan(0);
+  await scrollDownTo(page, 3_000);
+  const before = await settledPlace(page);
+
+  await page.reload({ waitUntil: 'domcontentloaded' });
+  await expectSamePlace(page, before, 'after a reload');
+
+  // The same address typed again, and another page, are new visits: each starts at its top.
+  for (const address of ['/library', '/top-picks']) {
+    await page.goto(address, { waitUntil: 'domcontentloaded' });
+    await expect.poll(() => itemCount(page), { timeout: 15_000 }).toBeGreaterThan(0);
+    await page.waitForTimeout(1_000);
+    expect(await page.evaluate(() => window.scrollY), `${address} opened anew`).toBe(0);
+  }
+}, 180_000);

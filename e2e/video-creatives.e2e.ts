@@ -87,7 +87,17 @@ journey('the admin uploads a WebM: it becomes a video ad that plays on hover in 
   await expect.poll(() => upload.getByRole('combobox', { name: 'Category', exact: true }).inputValue(), POLL).not.toBe('');
 
   const webm = await movingDiscWebm('#6d597a', 4);
-  await upload.locator('input[type="file"]').setInputFiles([{ name: 'Spring reel.webm', mimeType: 'video/webm', buffer: webm }]);
+  // The same video twice: the second is flagged by its poster frame as a repeat of the first, and skipped.
+  await upload.locator('input[type="file"]').setInputFiles([
+    { name: 'Spring reel.webm', mimeType: 'video/webm', buffer: webm },
+    { name: 'Spring reel again.webm', mimeType: 'video/webm', buffer: webm },
+  ]);
+  await expect.poll(() => upload.locator(ITEMS).count(), POLL).toBe(2);
+  const repeat = upload.locator(ITEMS).nth(1).getByTestId('duplicate-notice');
+  await repeat.waitFor({ timeout: 60_000 });
+  expect(await repeat.textContent()).toContain('Looks like another file in this list');
+  expect(await upload.locator(ITEMS).nth(0).getByTestId('duplicate-notice').count()).toBe(0);
+  await repeat.getByRole('button', { name: 'Skip Spring_reel_again.webm' }).click();
   await expect.poll(() => upload.locator(ITEMS).count(), POLL).toBe(1);
   await upload.getByRole('button', { name: 'Upload all' }).click();
   await page.getByText('Processed all files.').waitFor({ timeout: 120_000 });
@@ -122,7 +132,16 @@ journey('the admin uploads a WebM: it becomes a video ad that plays on hover in 
   await card.waitFor();
   expect(await card.getByTestId('video-duration').getAttribute('aria-label')).toBe('Video, 0:04');
   expect(await card.locator('video').count()).toBe(0);
-  const box = await card.locator('[data-card-primary]').boundingBox();
+  // The box once the grid has settled in view (two reads a frame apart agree); playing must not move it.
+  await card.scrollIntoViewIfNeeded();
+  const settledBox = async () => {
+    const first = await card.locator('[data-card-primary]').boundingBox();
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const second = await card.locator('[data-card-primary]').boundingBox();
+    return JSON.stringify(first) === JSON.stringify(second) ? second : null;
+  };
+  await expect.poll(settledBox, POLL).not.toBeNull();
+  const box = await settledBox();
   await card.hover();
   await card.getByTestId('card-video').waitFor();
   await expect.poll(() => isPlaying(page, `[data-ad-id="${ad.id}"] [data-testid="card-video"]`), POLL).toBe(true);

@@ -26,6 +26,23 @@ function hasBackgroundLocation(state: unknown): boolean {
 
 const maxScrollY = () => document.documentElement.scrollHeight - window.innerHeight;
 
+/**
+ * The key a history entry's position is kept under. The router names the
+ * entry a document opened on 'default' in every document, so that entry is
+ * told apart by its address too: another page opened in the same tab never
+ * takes this one's position.
+ */
+const entryKey = (location: { key: string; pathname: string; search: string }) =>
+  location.key === 'default' ? `default ${location.pathname}${location.search}` : location.key;
+
+/** Whether the document came back (a reload, Back or Forward) rather than being opened anew (a link, a typed address). */
+function documentCameBack(): boolean {
+  const entry = (typeof performance.getEntriesByType === 'function' ? performance.getEntriesByType('navigation')[0] : undefined) as
+    | PerformanceNavigationTiming
+    | undefined;
+  return entry ? entry.type === 'reload' || entry.type === 'back_forward' : true;
+}
+
 /** What the viewer does to scroll on their own; any of it ends a restore still waiting. */
 const VIEWER_SCROLL_EVENTS = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
 
@@ -83,7 +100,7 @@ export function ScrollRestoration() {
   const location = useLocation();
   const navigationType = useNavigationType();
   const positions = useRef<Record<string, number> | null>(null);
-  const currentKey = useRef(location.key);
+  const currentKey = useRef(entryKey(location));
   const previousPathname = useRef<string | null>(null);
   /** Ends a restore still waiting for its page; while one waits, positions are not recorded. */
   const pendingRestore = useRef<(() => void) | null>(null);
@@ -132,18 +149,22 @@ export function ScrollRestoration() {
   useLayoutEffect(() => {
     positions.current ??= storedPositions();
     const previousKey = currentKey.current;
-    currentKey.current = location.key;
-    const pathnameChanged = previousPathname.current !== null && previousPathname.current !== location.pathname;
+    const key = entryKey(location);
+    currentKey.current = key;
+    const firstEntry = previousPathname.current === null;
+    const pathnameChanged = !firstEntry && previousPathname.current !== location.pathname;
     previousPathname.current = location.pathname;
     const saved = positions.current;
     if (navigationType === 'REPLACE') {
       // The same place under a new entry (a filter, the next ad in the detail); a restore under way goes on.
-      if (saved[previousKey] !== undefined) saved[location.key] = saved[previousKey];
+      if (saved[previousKey] !== undefined) saved[key] = saved[previousKey];
       return;
     }
     pendingRestore.current?.();
     if (navigationType === 'POP') {
-      const y = saved[location.key];
+      // The document's first entry is a POP too: it returns to its position only when the document came back.
+      if (firstEntry && !documentCameBack()) return;
+      const y = saved[key];
       if (y === undefined) return;
       let cancelled = false;
       let stopWaiting: (() => void) | null = null;
@@ -165,7 +186,7 @@ export function ScrollRestoration() {
     }
     if (hasBackgroundLocation(location.state)) {
       // An ad opened over the list: the list stays where it is, and coming back to this entry finds it there.
-      saved[location.key] = window.scrollY;
+      saved[key] = window.scrollY;
       return;
     }
     if (location.hash) {
@@ -176,7 +197,7 @@ export function ScrollRestoration() {
       }
     }
     if (pathnameChanged) window.scrollTo(0, 0);
-  }, [location.key, location.pathname, location.hash, location.state, navigationType]);
+  }, [location.key, location.pathname, location.search, location.hash, location.state, navigationType]);
 
   return null;
 }
