@@ -2,7 +2,7 @@ import type { Engine } from '../local/db/database.ts';
 import { anon, userActor, type Actor } from '../tests/support/acting.ts';
 import { SEARCHES, type BenchData } from './seed.ts';
 
-export type BenchFunction = 'list_ads' | 'get_ad' | 'get_ad_neighbours' | 'get_ads_admin' | 'similar_ads' | 'admin_near_duplicates';
+export type BenchFunction = 'list_ads' | 'get_ad' | 'get_ad_neighbours' | 'get_ads_admin' | 'similar_ads' | 'admin_near_duplicates' | 'admin_set_fingerprints';
 
 export interface Caller {
   label: 'anon' | 'free' | 'subscriber' | 'admin';
@@ -27,6 +27,8 @@ export function budgetOf(fn: BenchFunction, engine: Engine): number | null {
   if (fn === 'get_ads_admin') return 50;
   // "More like this" holds 50 ms at 100,000 ads (docs/decisions/0038); a duplicate lookup is one upload's wait.
   if (fn === 'similar_ads' || fn === 'admin_near_duplicates') return 50;
+  // Storing one ad's fingerprint (an upload's row, a backfill's batch of one), with every trigger it sets off.
+  if (fn === 'admin_set_fingerprints') return 50;
   return null;
 }
 
@@ -122,6 +124,7 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     returned: (rows) => rows.length,
   });
   const adAt = (run: number) => data.sampleAdIds[run % data.sampleAdIds.length]!;
+  let fingerprintWrites = 0;
 
   return [
     listAds('library, first page', {}),
@@ -190,6 +193,24 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
         return [print?.hash ?? '0', print?.histogram ?? new Array(16).fill(1 / 16)];
       },
       returned: (rows) => ((rows[0]?.ads as unknown[] | undefined) ?? []).length,
+    },
+    {
+      // A write: each call stores a sample ad's fingerprint with its lowest bit flipped, and the next call for that ad
+      // flips it back, so the ads near it and pointing at it look again every time.
+      name: 'admin_set_fingerprints (one ad)',
+      fn: 'admin_set_fingerprints',
+      callers: [admin],
+      sql: 'select public.admin_set_fingerprints($1::jsonb) as written',
+      // Counted per call, not by run number: the plan check and the warm-up call too, and each call must change the hash.
+      params: () => {
+        const call = fingerprintWrites++;
+        const count = Math.max(1, data.sampleFingerprints.length);
+        const print = data.sampleFingerprints[call % count];
+        if (!print) return ['[]'];
+        const flipped = Math.floor(call / count) % 2 === 0 ? BigInt.asIntN(64, BigInt(print.hash) ^ 1n).toString() : print.hash;
+        return [JSON.stringify([{ id: print.id, hash: flipped, histogram: print.histogram, colours: print.colours }])];
+      },
+      returned: (rows) => Number(rows[0]?.written ?? 0),
     },
     {
       name: 'get_ad',

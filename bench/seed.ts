@@ -87,7 +87,7 @@ export interface BenchData {
   /** Ads spread over the whole table, for get_ad and get_ad_neighbours. */
   sampleAdIds: string[];
   /** Those ads' fingerprints (hash and histogram), for the near-duplicate lookup an upload makes. */
-  sampleFingerprints: { hash: string; histogram: number[] }[];
+  sampleFingerprints: { id: string; hash: string; histogram: number[]; colours: unknown }[];
   free: TestUser;
   subscriber: TestUser;
   admin: TestUser;
@@ -338,8 +338,8 @@ async function benchDataOf(
     hook: byName(catalogue.hooks, 'Social proof'),
     sampleAdIds: sample.rows.map((row) => row.id),
     sampleFingerprints: (
-      await db.query<{ hash: string; histogram: number[] }>(
-        `select a.visual_hash::text as hash, a.colour_histogram as histogram
+      await db.query<{ id: string; hash: string; histogram: number[]; colours: unknown }>(
+        `select a.id::text, a.visual_hash::text as hash, a.colour_histogram as histogram, a.dominant_colours as colours
            from unnest($1::uuid[]) with ordinality s (id, n) join public.ads a on a.id = s.id
           where a.visual_hash is not null order by s.n`,
         [sample.rows.map((row) => row.id)],
