@@ -176,3 +176,19 @@ journey('a free account opens an ad of the free sample clear, without a download
   expect(refused.status).toBe(403);
   expect(refused.body.details).toBe('subscription_required');
 });
+
+journey('the subscriber’s library at 1440 px lays out once: the filters’ options and the first page arrive without moving anything', async ({ page, stack }) => {
+  // A brand with a long name, as real catalogues have: a select as wide as its longest option would grow with it.
+  await stack.db.query(`insert into public.brands (name) values ('Northbound Apothecary & Provisions') on conflict do nothing`);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, stack, SUBSCRIBER);
+  await page.addInitScript(`
+    window.__shift = 0;
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value; }).observe({ type: 'layout-shift', buffered: true });
+  `);
+  await page.goto('/library');
+  await page.locator(CARDS).first().waitFor();
+  await expect.poll(() => page.locator('select[aria-label="Brand"] option').count(), POLL).toBeGreaterThan(2);
+  await page.waitForTimeout(1_000);
+  expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.05);
+}, 60_000);

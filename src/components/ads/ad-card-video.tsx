@@ -1,24 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
 import { videoDurationLabel } from '../../lib/ad-schema.ts';
-import { adImageUrl } from '../../lib/image-urls.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
-
-/** The one card video playing at a time: a new one stops the one before. */
-let playing: { owner: symbol; stop: () => void } | null = null;
-
-function claim(owner: symbol, stop: () => void) {
-  if (playing && playing.owner !== owner) playing.stop();
-  playing = { owner, stop };
-}
-
-function release(owner: symbol) {
-  if (playing?.owner === owner) playing = null;
-}
-
-/** A card is "mostly in view" from this share of its video's box on. */
-export const MOSTLY_IN_VIEW = 0.6;
-
-const canHover = () => typeof window.matchMedia === 'function' && window.matchMedia('(hover: hover) and (pointer: fine)').matches;
 
 /** The video's length over the top right corner of the image, locked or clear: part of the image box, so nothing moves. */
 export function VideoDurationBadge({ ms }: { ms: number }) {
@@ -34,93 +15,5 @@ export function VideoDurationBadge({ ms }: { ms: number }) {
       </svg>
       <span aria-hidden="true">{label}</span>
     </span>
-  );
-}
-
-/**
- * A clear video ad's preview over its poster: muted and looping while the
- * pointer is over the card or the card has the keyboard's focus (a device
- * that can hover), or while the card is mostly in view (a touch screen), one
- * card at a time. The video element exists only while it plays, so a grid of
- * posters downloads no video; it shows once its first frame plays.
- */
-export function AdCardVideo({ url }: { url: string }) {
-  const box = useRef<HTMLDivElement>(null);
-  const [active, setActive] = useState(false);
-  const [shown, setShown] = useState(false);
-  const [failed, setFailed] = useState(false);
-
-  useEffect(() => {
-    const element = box.current;
-    const card = element?.closest('article');
-    if (!element || !card) return;
-    const owner = Symbol('card video');
-    const stop = () => {
-      setActive(false);
-      setShown(false);
-    };
-    const start = () => {
-      claim(owner, stop);
-      setActive(true);
-    };
-    const end = () => {
-      release(owner);
-      stop();
-    };
-    if (canHover()) {
-      const leaveFocus = (event: FocusEvent) => {
-        if (!card.contains(event.relatedTarget as Node | null)) end();
-      };
-      card.addEventListener('pointerenter', start);
-      card.addEventListener('pointerleave', end);
-      card.addEventListener('focusin', start);
-      card.addEventListener('focusout', leaveFocus);
-      return () => {
-        card.removeEventListener('pointerenter', start);
-        card.removeEventListener('pointerleave', end);
-        card.removeEventListener('focusin', start);
-        card.removeEventListener('focusout', leaveFocus);
-        end();
-      };
-    }
-    if (typeof IntersectionObserver !== 'function') return;
-    const observer = new IntersectionObserver(
-      ([entry]) => {
-        if (entry && entry.isIntersecting && entry.intersectionRatio >= MOSTLY_IN_VIEW) start();
-        else end();
-      },
-      { threshold: [0, MOSTLY_IN_VIEW, 1] },
-    );
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-      end();
-    };
-  }, []);
-
-  return (
-    <div ref={box} className="pointer-events-none absolute inset-0" data-testid="card-video-box" data-playing={active && shown ? 'true' : 'false'}>
-      {active && !failed && (
-        <video
-          data-testid="card-video"
-          src={adImageUrl(url)}
-          muted
-          autoPlay
-          loop
-          playsInline
-          preload="auto"
-          aria-hidden="true"
-          tabIndex={-1}
-          onPlaying={() => setShown(true)}
-          onError={() => setFailed(true)}
-          className={`absolute inset-0 h-full w-full object-cover ${shown ? 'opacity-100' : 'opacity-0'}`}
-        />
-      )}
-      {failed && (
-        <p role="status" className="absolute inset-x-2 bottom-2 rounded-lg bg-neutral-950/80 px-2 py-1 text-center text-[11px] font-medium text-white">
-          {TEXTS.adVideo.playFailed}
-        </p>
-      )}
-    </div>
   );
 }

@@ -1,13 +1,16 @@
-import { memo, type ReactNode } from 'react';
+import { lazy, memo, Suspense, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { isClear, playableVideoUrl, type Ad } from '../../lib/ad-schema.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
 import { BookmarkPlusIcon, LockIcon, TrashIcon } from '../ui/icons.tsx';
 import { useAddToBoardSlot } from './add-to-board-slot.tsx';
 import { AdCardFacts } from './ad-card-facts.tsx';
-import { AdCardVideo, VideoDurationBadge } from './ad-card-video.tsx';
+import { VideoDurationBadge } from './ad-card-video.tsx';
 import { AdImage } from './ad-image.tsx';
 import { BrandMark } from './brand-mark.tsx';
+
+/** The player of a clear video card, loaded with the first such card: most cards are images, and most visitors' first page has no clear video. */
+const AdCardVideo = lazy(() => import('./ad-card-video-player.tsx'));
 
 export interface AdCardActions {
   /** A locked card starts the upgrade flow instead of opening. */
@@ -49,7 +52,11 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
   const overlay =
     typeof ad.video_duration_ms === 'number' ? (
       <>
-        {videoUrl && <AdCardVideo key={videoUrl} url={videoUrl} />}
+        {videoUrl && (
+          <Suspense fallback={null}>
+            <AdCardVideo key={videoUrl} url={videoUrl} />
+          </Suspense>
+        )}
         <VideoDurationBadge ms={ad.video_duration_ms} />
       </>
     ) : null;

@@ -38,6 +38,12 @@ export function SearchBox({ search, onSearch, className = '' }: { search: string
 }
 
 const FULL_WIDTH_SELECT = 'w-full [&>select]:w-full [&>select]:max-w-none [&>select]:h-11';
+/**
+ * A one-of filter in the toolbar has one width whatever its options: a native select is as wide as its longest
+ * option, and the brands, categories, types and hooks arrive after the first paint, so a select sized by them grew,
+ * wrapped the toolbar onto another row and pushed the grid down (a layout shift of 0.39 for the subscriber at 1440 px).
+ */
+const TOOLBAR_SELECT = 'w-[10.5rem] [&>select]:w-full';
 
 /** A brand, category or type filter: the toolbar's pill, or a full-width field in the sheet. */
 export function OptionSelect({ filter, inSheet = false }: { filter: OptionFilter; inSheet?: boolean }) {
@@ -47,7 +53,7 @@ export function OptionSelect({ filter, inSheet = false }: { filter: OptionFilter
       id={inSheet ? id : undefined}
       aria-label={inSheet ? undefined : filter.label}
       active={filter.value !== null}
-      className={inSheet ? FULL_WIDTH_SELECT : ''}
+      className={inSheet ? FULL_WIDTH_SELECT : TOOLBAR_SELECT}
       value={filter.value?.id ?? 'all'}
       onChange={(event) => filter.onChange(filter.options.find((option) => option.id === event.target.value) ?? null)}
     >
