@@ -1,4 +1,5 @@
 import { toast } from '../lib/toast.ts';
+import { AD_DETAIL_TEXTS } from '../lib/ad-detail-texts.ts';
 import { TEXTS } from '../lib/spec-texts.ts';
 import { Dialog, DialogContent } from './ui/dialog.tsx';
 import { LinkIcon, PhoneIcon, ShareIcon } from './ui/icons.tsx';
@@ -85,22 +86,22 @@ export function ShareDialog({ open, onOpenChange, url, title, copiedDescription 
   };
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent title={TEXTS.share.title} description={TEXTS.share.description}>
+      <DialogContent title={AD_DETAIL_TEXTS.share.title} description={AD_DETAIL_TEXTS.share.description}>
         <p data-testid="share-url" className="mt-5 rounded-xl bg-neutral-100 px-3 py-2.5 font-mono text-xs break-all text-neutral-700">
           {url}
         </p>
         <div className="mt-4 space-y-2">
           <button type="button" className={optionClasses} onClick={() => void copyLink(url, copiedDescription).then(finish)}>
             <LinkIcon className="h-4 w-4 text-neutral-500" />
-            {TEXTS.share.copyUrl}
+            {AD_DETAIL_TEXTS.share.copyUrl}
           </button>
           <button type="button" className={optionClasses} onClick={() => void shareNatively(url, title).then(finish)}>
             <ShareIcon className="h-4 w-4 text-neutral-500" />
-            {TEXTS.share.shareApple}
+            {AD_DETAIL_TEXTS.share.shareApple}
           </button>
           <button type="button" className={optionClasses} onClick={() => void shareNatively(url, title).then(finish)}>
             <PhoneIcon className="h-4 w-4 text-neutral-500" />
-            {TEXTS.share.shareAndroid}
+            {AD_DETAIL_TEXTS.share.shareAndroid}
           </button>
         </div>
       </DialogContent>

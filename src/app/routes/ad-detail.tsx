@@ -8,6 +8,7 @@ import { ShareDialog } from '../../components/share-dialog.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useSession } from '../../lib/auth-session.tsx';
 import { signInWithNextPath, signUpWithNextPath } from '../../lib/auth-redirects.ts';
+import { AD_DETAIL_TEXTS } from '../../lib/ad-detail-texts.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
 import { AdGateModal } from '../../features/ad-gate/components/ad-gate-modal.tsx';
 import { useAdViewGate } from '../../features/ad-gate/hooks/use-ad-view-gate.ts';
@@ -58,7 +59,7 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
 
   const brandName = ad ? (ad.brand_name ?? TEXTS.adCard.unknownBrand) : null;
   useDocumentTitle(
-    brandName ? TEXTS.adDetail.documentTitle(brandName) : TEXTS.adDetail.fallbackDocumentTitle,
+    brandName ? AD_DETAIL_TEXTS.adDetail.documentTitle(brandName) : AD_DETAIL_TEXTS.adDetail.fallbackDocumentTitle,
     brandName ? `A ${brandName} ad creative${ad?.category_name ? ` (${ad.category_name})` : ''} in Obyect's library of winning direct-to-consumer ads.` : undefined,
   );
 
@@ -160,7 +161,7 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
         hasValidAccess
           ? () =>
               downloadOriginal.mutate(id, {
-                onError: () => toast.error(TEXTS.adDetail.downloadFailed.title, { description: TEXTS.adDetail.downloadFailed.description }),
+                onError: () => toast.error(AD_DETAIL_TEXTS.adDetail.downloadFailed.title, { description: AD_DETAIL_TEXTS.adDetail.downloadFailed.description }),
               })
           : undefined
       }

@@ -10,6 +10,7 @@ import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, DownloadIcon, HeartIcon, 
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { isClear, playableVideoUrl, type Ad } from '../../../lib/ad-schema.ts';
 import { formatDate } from '../../../lib/formatting.ts';
+import { AD_DETAIL_TEXTS } from '../../../lib/ad-detail-texts.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { AdFactsSection, hasFacts } from './ad-facts-section.tsx';
 import { MoreLikeThis } from './more-like-this.tsx';
@@ -86,7 +87,7 @@ export function AdDetailView(props: AdDetailViewProps) {
           </>
         ) : (
           <div className="flex min-w-0 flex-1 items-center gap-3">
-            {renderTitle(ad === null ? TEXTS.toasts.notFound.title : TEXTS.adDetail.loading, 'sr-only')}
+            {renderTitle(ad === null ? TEXTS.toasts.notFound.title : AD_DETAIL_TEXTS.adDetail.loading, 'sr-only')}
             {ad === undefined && !failed && (
               <>
                 <Skeleton className="h-9 w-9 rounded-full" />
@@ -106,8 +107,8 @@ export function AdDetailView(props: AdDetailViewProps) {
                 type="button"
                 className={`${headerButton} ${props.isFavorite ? 'text-rose-600 hover:text-rose-700' : ''}`}
                 aria-pressed={props.isFavorite}
-                aria-label={props.isFavorite ? TEXTS.adDetail.unfavorite : TEXTS.adDetail.favorite}
-                title={props.isFavorite ? TEXTS.adDetail.unfavorite : TEXTS.adDetail.favorite}
+                aria-label={props.isFavorite ? AD_DETAIL_TEXTS.adDetail.unfavorite : AD_DETAIL_TEXTS.adDetail.favorite}
+                title={props.isFavorite ? AD_DETAIL_TEXTS.adDetail.unfavorite : AD_DETAIL_TEXTS.adDetail.favorite}
                 disabled={props.favoritePending}
                 onClick={props.onToggleFavorite}
               >
@@ -117,21 +118,21 @@ export function AdDetailView(props: AdDetailViewProps) {
                 <button
                   type="button"
                   className={headerButton}
-                  aria-label={TEXTS.adDetail.download}
-                  title={TEXTS.adDetail.download}
+                  aria-label={AD_DETAIL_TEXTS.adDetail.download}
+                  title={AD_DETAIL_TEXTS.adDetail.download}
                   disabled={props.downloadPending}
                   onClick={props.onDownload}
                 >
                   <DownloadIcon className="h-5 w-5" />
                 </button>
               )}
-              <button type="button" className={headerButton} aria-label={TEXTS.adDetail.share} title={TEXTS.adDetail.share} onClick={props.onShare}>
+              <button type="button" className={headerButton} aria-label={AD_DETAIL_TEXTS.adDetail.share} title={AD_DETAIL_TEXTS.adDetail.share} onClick={props.onShare}>
                 <ShareIcon className="h-5 w-5" />
               </button>
               <span className="mx-1 h-6 w-px bg-neutral-200" aria-hidden="true" />
             </>
           )}
-          <button type="button" className={headerButton} aria-label={TEXTS.adDetail.close} title={TEXTS.adDetail.close} onClick={onClose}>
+          <button type="button" className={headerButton} aria-label={AD_DETAIL_TEXTS.adDetail.close} title={AD_DETAIL_TEXTS.adDetail.close} onClick={onClose}>
             <CloseIcon className="h-5 w-5" />
           </button>
         </div>
@@ -141,18 +142,18 @@ export function AdDetailView(props: AdDetailViewProps) {
         {ad === null ? (
           <div className="flex h-full flex-col items-center justify-center gap-4 px-6 text-center">
             <p className="text-lg font-semibold text-neutral-950">{TEXTS.toasts.notFound.title}</p>
-            <p className="text-neutral-600">{TEXTS.adDetail.notFound}</p>
+            <p className="text-neutral-600">{AD_DETAIL_TEXTS.adDetail.notFound}</p>
             <Link to="/library" className={buttonClasses('primary', 'md')}>
-              {TEXTS.adDetail.backToLibrary}
+              {AD_DETAIL_TEXTS.adDetail.backToLibrary}
             </Link>
           </div>
         ) : ad === undefined ? (
           <div className="flex h-full flex-col items-center justify-center gap-4 p-6">
             {failed ? (
               <>
-                <p className="text-neutral-600">{TEXTS.adDetail.loadError}</p>
+                <p className="text-neutral-600">{AD_DETAIL_TEXTS.adDetail.loadError}</p>
                 <Button variant="outline" onClick={props.onRetry}>
-                  {TEXTS.adDetail.tryAgain}
+                  {AD_DETAIL_TEXTS.adDetail.tryAgain}
                 </Button>
               </>
             ) : (
@@ -186,10 +187,10 @@ export function AdDetailView(props: AdDetailViewProps) {
                         <LockIcon className="h-5 w-5" />
                       </span>
                       <div className="rounded-2xl bg-white/95 px-5 py-4 shadow-lg backdrop-blur">
-                        <p className="font-semibold text-neutral-950">{TEXTS.adDetail.lockedTitle}</p>
-                        <p className="mt-1 text-sm text-neutral-600">{TEXTS.adDetail.lockedBody}</p>
+                        <p className="font-semibold text-neutral-950">{AD_DETAIL_TEXTS.adDetail.lockedTitle}</p>
+                        <p className="mt-1 text-sm text-neutral-600">{AD_DETAIL_TEXTS.adDetail.lockedBody}</p>
                         <Button className="mt-3" onClick={props.onUnlock}>
-                          {TEXTS.adDetail.unlock}
+                          {AD_DETAIL_TEXTS.adDetail.unlock}
                         </Button>
                       </div>
                     </div>
@@ -229,7 +230,7 @@ export function AdDetailView(props: AdDetailViewProps) {
 }
 
 function NavigationButton({ side, disabled, onClick }: { side: 'previous' | 'next'; disabled: boolean; onClick: () => void }) {
-  const label = side === 'previous' ? TEXTS.adDetail.previous : TEXTS.adDetail.next;
+  const label = side === 'previous' ? AD_DETAIL_TEXTS.adDetail.previous : AD_DETAIL_TEXTS.adDetail.next;
   return (
     <button
       type="button"
@@ -257,7 +258,7 @@ function AdTags({ ad }: { ad: Ad }) {
           {name}
         </span>
       ))}
-      <span className="ml-auto text-neutral-500">{TEXTS.adDetail.added(formatDate(ad.created_at))}</span>
+      <span className="ml-auto text-neutral-500">{AD_DETAIL_TEXTS.adDetail.added(formatDate(ad.created_at))}</span>
     </div>
   );
 }

@@ -4,10 +4,11 @@ import { Button } from '../../../components/ui/button.tsx';
 import { LockIcon } from '../../../components/ui/icons.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { isClear, type Ad } from '../../../lib/ad-schema.ts';
+import { AD_DETAIL_TEXTS } from '../../../lib/ad-detail-texts.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { useSimilarAds } from '../api/get-similar-ads.ts';
 
-const T = TEXTS.adDetail.moreLikeThis;
+const T = AD_DETAIL_TEXTS.adDetail.moreLikeThis;
 /** Two columns on phones, three from 640 px, four from 1024 px, six from 1280 px. */
 const GRID = 'grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-6';
 const SIZES = '(max-width: 639px) 50vw, (max-width: 1023px) 33vw, (max-width: 1279px) 25vw, 220px';
@@ -29,7 +30,7 @@ export function MoreLikeThis({ adId, onLockedClick }: { adId: string; onLockedCl
         <div className="flex flex-wrap items-center gap-3 text-sm text-neutral-600">
           <p>{T.loadError}</p>
           <Button variant="outline" size="sm" onClick={() => void similar.refetch()}>
-            {TEXTS.adDetail.tryAgain}
+            {AD_DETAIL_TEXTS.adDetail.tryAgain}
           </Button>
         </div>
       ) : (

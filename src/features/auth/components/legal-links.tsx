@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { BILLING_TEXTS } from '../../../lib/billing-texts.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 
 /** 'By … you agree to our Terms and Privacy', beneath the account cards. */
@@ -9,7 +10,7 @@ export function LegalLinks({ prefix }: { prefix: string }) {
       <Link to="/terms" className="underline underline-offset-2 hover:text-neutral-900">
         {TEXTS.footer.terms}
       </Link>{' '}
-      {TEXTS.pricing.and}{' '}
+      {BILLING_TEXTS.pricing.and}{' '}
       <Link to="/privacy" className="underline underline-offset-2 hover:text-neutral-900">
         {TEXTS.footer.privacy}
       </Link>

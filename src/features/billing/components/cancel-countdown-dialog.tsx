@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent } from '../../../components/ui/dialog.tsx';
 import { CANCEL_COUNTDOWN_SECONDS } from '../../../lib/constants.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { BILLING_TEXTS } from '../../../lib/billing-texts.ts';
 import { pageNavigation } from '../hooks/page-navigation.ts';
 
 
@@ -14,7 +14,7 @@ interface CancelCountdownDialogProps {
 
 /** After a cancellation: counts down 5 s and reloads the page, with 'Refresh now' and 'Stay here'. */
 export function CancelCountdownDialog({ kind, onStay }: CancelCountdownDialogProps) {
-  const T = TEXTS.billing.countdown;
+  const T = BILLING_TEXTS.billing.countdown;
   const [secondsLeft, setSecondsLeft] = useState(CANCEL_COUNTDOWN_SECONDS);
   const open = kind !== null;
 

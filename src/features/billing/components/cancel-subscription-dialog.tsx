@@ -1,6 +1,6 @@
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogClose, DialogContent } from '../../../components/ui/dialog.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { BILLING_TEXTS } from '../../../lib/billing-texts.ts';
 
 interface CancelSubscriptionDialogProps {
   open: boolean;
@@ -15,7 +15,7 @@ interface CancelSubscriptionDialogProps {
 
 /** Asks how to cancel: at the end of the period (access until then) or now. */
 export function CancelSubscriptionDialog({ open, onOpenChange, periodEnd, alreadyScheduled, pending, onCancel }: CancelSubscriptionDialogProps) {
-  const T = TEXTS.billing.cancelDialog;
+  const T = BILLING_TEXTS.billing.cancelDialog;
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent title={T.title} description={T.body(periodEnd)} showClose={false}>

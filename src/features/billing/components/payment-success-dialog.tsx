@@ -1,7 +1,7 @@
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogClose, DialogContent } from '../../../components/ui/dialog.tsx';
 import { CheckIcon } from '../../../components/ui/icons.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { BILLING_TEXTS } from '../../../lib/billing-texts.ts';
 
 interface PaymentSuccessDialogProps {
   open: boolean;
@@ -10,7 +10,7 @@ interface PaymentSuccessDialogProps {
 
 /** 'Payment Successful', shown once when the browser comes back from a completed checkout. */
 export function PaymentSuccessDialog({ open, onOpenChange }: PaymentSuccessDialogProps) {
-  const T = TEXTS.billing.paymentSuccess;
+  const T = BILLING_TEXTS.billing.paymentSuccess;
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent

@@ -9,6 +9,7 @@ import { signInWithNextPath } from '../../../lib/auth-redirects.ts';
 import { COUPON_PREVIEW_DEBOUNCE_MS, PRICES } from '../../../lib/constants.ts';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { formatPrice } from '../../../lib/formatting.ts';
+import { BILLING_TEXTS } from '../../../lib/billing-texts.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
 import { useSubscriptionStatus } from '../api/check-subscription.ts';
 import { CheckoutError, useCreateCheckout, type BillingPeriod } from '../api/create-checkout.ts';
@@ -30,22 +31,22 @@ type Offer = 'trial' | 'plain' | 'checking';
 
 const offerTexts = {
   trial: {
-    subtitle: TEXTS.pricing.subtitle,
-    billedMonthly: TEXTS.pricing.billedMonthly,
-    action: TEXTS.pricing.startTrial,
-    footnote: TEXTS.pricing.noChargeToday,
-    agreement: TEXTS.pricing.agreement,
+    subtitle: BILLING_TEXTS.pricing.subtitle,
+    billedMonthly: BILLING_TEXTS.pricing.billedMonthly,
+    action: BILLING_TEXTS.pricing.startTrial,
+    footnote: BILLING_TEXTS.pricing.noChargeToday,
+    agreement: BILLING_TEXTS.pricing.agreement,
   },
   plain: {
-    subtitle: TEXTS.pricing.subtitleWithoutTrial,
-    billedMonthly: TEXTS.pricing.billedMonthlyWithoutTrial,
-    action: TEXTS.pricing.subscribeNow,
-    footnote: TEXTS.pricing.chargedToday,
-    agreement: TEXTS.pricing.agreementWithoutTrial,
+    subtitle: BILLING_TEXTS.pricing.subtitleWithoutTrial,
+    billedMonthly: BILLING_TEXTS.pricing.billedMonthlyWithoutTrial,
+    action: BILLING_TEXTS.pricing.subscribeNow,
+    footnote: BILLING_TEXTS.pricing.chargedToday,
+    agreement: BILLING_TEXTS.pricing.agreementWithoutTrial,
   },
 } as const;
 
-const C = TEXTS.pricing.coupon;
+const C = BILLING_TEXTS.pricing.coupon;
 
 /** '20% off every payment', '€5,00 off your first 3 months'. */
 function discountText(terms: CouponTerms): string {
@@ -116,12 +117,12 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
             ? { text: C.unavailable, tone: 'text-neutral-500' }
             : null;
   const pending = checkout.isPending;
-  const label = pending ? TEXTS.pricing.redirecting : offer === 'checking' ? TEXTS.pricing.checkingOffer : texts.action;
+  const label = pending ? BILLING_TEXTS.pricing.redirecting : offer === 'checking' ? BILLING_TEXTS.pricing.checkingOffer : texts.action;
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent title={TEXTS.pricing.title} description={texts.subtitle} className="max-w-[440px]">
-        <div role="radiogroup" aria-label={TEXTS.pricing.periodLabel} className="mt-5 grid grid-cols-2 rounded-xl bg-neutral-100 p-1 text-sm font-medium">
+      <DialogContent title={BILLING_TEXTS.pricing.title} description={texts.subtitle} className="max-w-[440px]">
+        <div role="radiogroup" aria-label={BILLING_TEXTS.pricing.periodLabel} className="mt-5 grid grid-cols-2 rounded-xl bg-neutral-100 p-1 text-sm font-medium">
           {(['monthly', 'annual'] as const).map((option) => (
             <button
               key={option}
@@ -133,7 +134,7 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
                 period === option ? 'bg-white text-neutral-950 shadow-sm' : 'text-neutral-600 hover:text-neutral-900'
               }`}
             >
-              {option === 'monthly' ? TEXTS.pricing.monthly : TEXTS.pricing.annual}
+              {option === 'monthly' ? BILLING_TEXTS.pricing.monthly : BILLING_TEXTS.pricing.annual}
               {option === 'annual' && (
                 <span className="rounded-full bg-emerald-100 px-1.5 py-0.5 text-[11px] font-semibold text-emerald-700">{annual.savingLabel}</span>
               )}
@@ -152,7 +153,7 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
                 {formatPrice(listPerMonth)}
               </s>
             )}
-            <span className="text-sm text-neutral-500">{TEXTS.pricing.perMonth}</span>
+            <span className="text-sm text-neutral-500">{BILLING_TEXTS.pricing.perMonth}</span>
           </p>
           <p className="mt-1 min-h-5 text-sm text-neutral-500">
             {period === 'annual' ? (
@@ -164,16 +165,16 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
                     <br />
                   </>
                 ) : (
-                  <>{TEXTS.pricing.billedAnnually(formatPrice(annual.perPeriodCents))} · </>
+                  <>{BILLING_TEXTS.pricing.billedAnnually(formatPrice(annual.perPeriodCents))} · </>
                 )}
-                <span className="font-medium whitespace-nowrap text-emerald-700">{TEXTS.pricing.saving(formatPrice(annual.savingCents))}</span>
+                <span className="font-medium whitespace-nowrap text-emerald-700">{BILLING_TEXTS.pricing.saving(formatPrice(annual.savingCents))}</span>
               </>
             ) : (
               texts.billedMonthly
             )}
           </p>
           <ul className="mt-4 space-y-2.5">
-            {TEXTS.pricing.features.map((feature) => (
+            {BILLING_TEXTS.pricing.features.map((feature) => (
               <li key={feature} className="flex items-center gap-2.5 text-sm text-neutral-800">
                 <span className="inline-flex h-5 w-5 items-center justify-center rounded-full bg-neutral-950 text-white">
                   <CheckIcon className="h-3 w-3" strokeWidth={3} />
@@ -185,11 +186,11 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
         </div>
 
         <label className="mt-4 block text-sm font-medium text-neutral-800">
-          {TEXTS.pricing.couponLabel}
+          {BILLING_TEXTS.pricing.couponLabel}
           <input
             value={couponCode}
             onChange={(event) => setCouponCode(event.target.value)}
-            placeholder={TEXTS.pricing.couponPlaceholder}
+            placeholder={BILLING_TEXTS.pricing.couponPlaceholder}
             autoComplete="off"
             aria-describedby="coupon-status"
             className="mt-1.5 h-10 w-full rounded-xl border border-neutral-200 px-3 text-sm font-normal placeholder:text-neutral-400 focus:border-neutral-950 focus:outline-none"
@@ -207,11 +208,11 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
           <br />
           {texts.agreement}{' '}
           <a href="/terms" target="_blank" rel="noopener noreferrer" className="underline hover:text-neutral-900">
-            {TEXTS.pricing.terms}
+            {BILLING_TEXTS.pricing.terms}
           </a>{' '}
-          {TEXTS.pricing.and}{' '}
+          {BILLING_TEXTS.pricing.and}{' '}
           <a href="/privacy" target="_blank" rel="noopener noreferrer" className="underline hover:text-neutral-900">
-            {TEXTS.pricing.privacy}
+            {BILLING_TEXTS.pricing.privacy}
           </a>
           .
         </p>

@@ -3,7 +3,7 @@ import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { useSession } from '../../../lib/auth-session.tsx';
 import { formatDate, formatPrice } from '../../../lib/formatting.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { BILLING_TEXTS } from '../../../lib/billing-texts.ts';
 import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 import { periodEndIso } from '../api/check-subscription.ts';
 import { useCancelSubscription } from '../api/cancel-subscription.ts';
@@ -20,9 +20,9 @@ const FREE_TIERS = new Set(['Free', 'Free Trial']);
 /** Our sentence for a portal that did not open: the function's code says why, never its own text. */
 function portalFailureText(error: unknown): string {
   const code = error instanceof BillingFunctionError ? error.code : null;
-  if (code === 'no_billing_account') return TEXTS.billing.toasts.portalFailed.noBillingAccount;
-  if (code === 'not_authenticated') return TEXTS.billing.toasts.portalFailed.signedOut;
-  return TEXTS.billing.toasts.portalFailed.description;
+  if (code === 'no_billing_account') return BILLING_TEXTS.billing.toasts.portalFailed.noBillingAccount;
+  if (code === 'not_authenticated') return BILLING_TEXTS.billing.toasts.portalFailed.signedOut;
+  return BILLING_TEXTS.billing.toasts.portalFailed.description;
 }
 
 /**
@@ -32,7 +32,7 @@ function portalFailureText(error: unknown): string {
  */
 export function SubscriptionPlan() {
   const T = ACCOUNT_TEXTS.profile.subscription;
-  const B = TEXTS.billing;
+  const B = BILLING_TEXTS.billing;
   const { user } = useSession();
   const entitlement = useEntitlement();
   const { notice, remember, status } = useCancelNotice();

@@ -1,9 +1,10 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { PaymentSuccessDialog } from '../components/payment-success-dialog.tsx';
 import { useCheckoutReturn } from './use-checkout-return.ts';
 
 /** The pricing dialog is a chunk of its own, fetched the first time it opens: most visits never open it. */
 const PricingDialog = lazy(() => import('../components/pricing-dialog.tsx').then((module) => ({ default: module.PricingDialog })));
+/** 'Payment Successful' too: only a return from checkout shows it. */
+const PaymentSuccessDialog = lazy(() => import('../components/payment-success-dialog.tsx').then((module) => ({ default: module.PaymentSuccessDialog })));
 
 interface PricingDialogControls {
   isOpen: boolean;
@@ -45,5 +46,13 @@ export function usePricingDialog(): PricingDialogControls {
 
 function CheckoutReturnDialog() {
   const { successOpen, setSuccessOpen } = useCheckoutReturn();
-  return <PaymentSuccessDialog open={successOpen} onOpenChange={setSuccessOpen} />;
+  // Mounted from its first opening on, so closing plays out.
+  const [wanted, setWanted] = useState(false);
+  if (successOpen && !wanted) setWanted(true);
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <PaymentSuccessDialog open={successOpen} onOpenChange={setSuccessOpen} />
+    </Suspense>
+  );
 }
