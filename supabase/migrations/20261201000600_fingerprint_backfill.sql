@@ -85,18 +85,21 @@ begin
   if v_count > 100 then
     raise exception 'Too many fingerprints in one call (100 at most)' using errcode = 'P0001', detail = 'too_many_fingerprints';
   end if;
+  -- Each check runs only once the ones it needs have passed (CASE keeps the order; OR does not promise one), so a
+  -- malformed element gets this error rather than a failed cast.
   if exists (
     select 1 from jsonb_array_elements(p_fingerprints) e
-     where jsonb_typeof(e) <> 'object'
-        or jsonb_typeof(e -> 'id') is distinct from 'string'
-        or (e ->> 'id') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-        or jsonb_typeof(e -> 'hash') is distinct from 'string'
-        or (e ->> 'hash') !~ '^-?[0-9]{1,19}$'
-        or (e ->> 'hash')::numeric not between -9223372036854775808 and 9223372036854775807
-        or jsonb_typeof(e -> 'histogram') is distinct from 'array'
-        or jsonb_array_length(e -> 'histogram') <> 16
-        or exists (select 1 from jsonb_array_elements(e -> 'histogram') x where jsonb_typeof(x) <> 'number')
-        or jsonb_typeof(e -> 'colours') is distinct from 'array'
+     where case
+             when jsonb_typeof(e) <> 'object' then true
+             when jsonb_typeof(e -> 'id') is distinct from 'string'
+                  or (e ->> 'id') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then true
+             when jsonb_typeof(e -> 'hash') is distinct from 'string' or (e ->> 'hash') !~ '^-?[0-9]{1,19}$' then true
+             when (e ->> 'hash')::numeric not between -9223372036854775808 and 9223372036854775807 then true
+             when jsonb_typeof(e -> 'histogram') is distinct from 'array' then true
+             when jsonb_array_length(e -> 'histogram') <> 16 then true
+             when exists (select 1 from jsonb_array_elements(e -> 'histogram') x where jsonb_typeof(x) <> 'number') then true
+             else jsonb_typeof(e -> 'colours') is distinct from 'array'
+           end
   ) then
     raise exception 'Each fingerprint needs an ad id, a 64-bit hash, 16 histogram shares and its dominant colours'
       using errcode = 'P0001', detail = 'invalid_fingerprints';

@@ -119,6 +119,9 @@ describeOnEngines('the fingerprint backfill', (ctx) => {
       await expectPgError(setFingerprints(admin, [print(id), print(other, '1', [{ hex: 'red', share: 1 }])]), { detail: 'invalid_fingerprint' });
       await expectPgError(setFingerprints(admin, [print(id), print(other, '1', [])]), { code: '23514' });
       await expectPgError(setFingerprints(admin, [print(id), print(other, '1', 'red')]), { detail: 'invalid_fingerprints' });
+      await expectPgError(setFingerprints(admin, [print(id), print(other, '1', RED, 'sixteen')]), { detail: 'invalid_fingerprints' });
+      await expectPgError(setFingerprints(admin, [print(id), { ...print(other), hash: '99999999999999999999' }]), { detail: 'invalid_fingerprints' });
+      await expectPgError(setFingerprints(admin, ['not an object']), { detail: 'invalid_fingerprints' });
       await expectPgError(setFingerprints(admin, [print(id), print(id)]), { detail: 'invalid_fingerprints' });
       await expectPgError(setFingerprints(admin, [print(id), { ...print(other), id: 'not-a-uuid' }]), { detail: 'invalid_fingerprints' });
       await expectPgError(setFingerprints(admin, print(id)), { detail: 'invalid_fingerprints' });
