@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AdCard } from '../../../src/components/ads/ad-card.tsx';
@@ -63,10 +63,12 @@ describe('video ads in the grid', () => {
     expect(screen.queryAllByTestId('card-video-box')).toHaveLength(0);
   });
 
-  it('plays a clear video muted while the pointer is over its card, and removes it when the pointer leaves', () => {
+  it('plays a clear video muted while the pointer is over its card, and removes it when the pointer leaves', async () => {
     setHover(true);
     const ad = makeAd({ video_duration_ms: 4000, video_url: 'object/sign/ad-videos/f/video.webm?token=t' });
     render(<MemoryRouter>{card(ad)}</MemoryRouter>);
+    // The player is a chunk of its own, there once a clear video card is.
+    await screen.findByTestId('card-video-box');
     const article = screen.getByTestId('ad-card');
     expect(screen.queryByTestId('card-video')).toBeNull();
     act(() => article.dispatchEvent(new Event('pointerenter')));
@@ -78,11 +80,12 @@ describe('video ads in the grid', () => {
     expect(screen.queryByTestId('card-video')).toBeNull();
   });
 
-  it('plays on a touch screen the card mostly in view, one card at a time', () => {
+  it('plays on a touch screen the card mostly in view, one card at a time', async () => {
     setHover(false);
     const first = makeAd({ video_duration_ms: 4000, video_url: 'object/sign/ad-videos/a/video.webm?token=t' });
     const second = makeAd({ video_duration_ms: 4000, video_url: 'object/sign/ad-videos/b/video.webm?token=t' });
     render(<MemoryRouter>{card(first)}{card(second)}</MemoryRouter>);
+    await waitFor(() => expect(screen.getAllByTestId('card-video-box')).toHaveLength(2));
     expect(observers).toHaveLength(2);
     showInView(0, 0.3);
     expect(screen.queryAllByTestId('card-video')).toHaveLength(0);
@@ -94,9 +97,10 @@ describe('video ads in the grid', () => {
     expect(screen.queryAllByTestId('card-video')).toHaveLength(0);
   });
 
-  it('says in our words when the preview cannot play', () => {
+  it('says in our words when the preview cannot play', async () => {
     setHover(true);
     render(<MemoryRouter>{card(makeAd({ video_duration_ms: 4000, video_url: 'object/sign/ad-videos/f/video.webm?token=t' }))}</MemoryRouter>);
+    await screen.findByTestId('card-video-box');
     act(() => screen.getByTestId('ad-card').dispatchEvent(new Event('pointerenter')));
     act(() => screen.getByTestId('card-video').dispatchEvent(new Event('error')));
     expect(screen.getByRole('status').textContent).toBe('This video could not be played. Reload the page to try again.');
