@@ -132,6 +132,8 @@ journey('the admin uploads a WebM: it becomes a video ad that plays on hover in 
   await card.waitFor();
   expect(await card.getByTestId('video-duration').getAttribute('aria-label')).toBe('Video, 0:04');
   expect(await card.locator('video').count()).toBe(0);
+  // The card's player is a chunk of its own, loaded with the first clear video card.
+  await card.getByTestId('card-video-box').waitFor({ state: 'attached' });
   // The box once the grid has settled in view (two reads a frame apart agree); playing must not move it.
   await card.scrollIntoViewIfNeeded();
   const settledBox = async () => {

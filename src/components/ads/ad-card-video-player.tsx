@@ -17,6 +17,15 @@ function release(owner: symbol) {
 /** A card is "mostly in view" from this share of its video's box on. */
 export const MOSTLY_IN_VIEW = 0.6;
 
+/** Whether the pointer is over the element now (false where the browser cannot say). */
+function isHovered(element: Element): boolean {
+  try {
+    return element.matches(':hover');
+  } catch {
+    return false;
+  }
+}
+
 const canHover = () => typeof window.matchMedia === 'function' && window.matchMedia('(hover: hover) and (pointer: fine)').matches;
 
 /**
@@ -57,6 +66,8 @@ export default function AdCardVideo({ url }: { url: string }) {
       card.addEventListener('pointerleave', end);
       card.addEventListener('focusin', start);
       card.addEventListener('focusout', leaveFocus);
+      // The player arrives after its card (a chunk of its own): a pointer or focus already there starts it.
+      if (isHovered(card) || card.contains(document.activeElement)) start();
       return () => {
         card.removeEventListener('pointerenter', start);
         card.removeEventListener('pointerleave', end);
