@@ -80,6 +80,17 @@ describe('video ads in the grid', () => {
     expect(screen.queryByTestId('card-video')).toBeNull();
   });
 
+  it('plays at once when its player arrives while the pointer is already over the card', async () => {
+    setHover(true);
+    const matches = Element.prototype.matches;
+    vi.spyOn(Element.prototype, 'matches').mockImplementation(function (this: Element, selector: string) {
+      return selector === ':hover' ? this.getAttribute('data-testid') === 'ad-card' : matches.call(this, selector);
+    });
+    render(<MemoryRouter>{card(makeAd({ video_duration_ms: 4000, video_url: 'object/sign/ad-videos/f/video.webm?token=t' }))}</MemoryRouter>);
+    expect((await screen.findByTestId('card-video')).getAttribute('src')).toMatch(/\/f\/video\.webm/);
+    vi.restoreAllMocks();
+  });
+
   it('plays on a touch screen the card mostly in view, one card at a time', async () => {
     setHover(false);
     const first = makeAd({ video_duration_ms: 4000, video_url: 'object/sign/ad-videos/a/video.webm?token=t' });
