@@ -237,8 +237,12 @@ describe('fuzzing the edges of the local stack [pglite]', () => {
       {
         numRuns: 300,
         // Always tried first: a day of the right shape that the calendar lacks, a coupon code far longer than any
-        // real one, and a correctly signed webhook body that is JSON but no event.
+        // real one, and a correctly signed webhook body that is JSON but no event; and one valid call each of
+        // create-checkout and tag-yesterdays-ads, so that reaching past validation never rests on chance (300 random
+        // runs sometimes drew no valid checkout).
         examples: [
+          ['create-checkout', 'POST', 'free', bodyOf(JSON.stringify({ priceId: LOCAL_STRIPE_PRICES.monthly })), 'application/json', 'none'],
+          ['tag-yesterdays-ads', 'POST', 'admin', bodyOf('{"day":"2026-03-01"}'), 'application/json', 'none'],
           ['tag-yesterdays-ads', 'POST', 'admin', bodyOf('{"day":"2026-02-30"}'), 'application/json', 'none'],
           ['stripe-webhook', 'POST', 'free', bodyOf('null'), undefined, 'valid'],
           ['create-checkout', 'POST', 'free', bodyOf(JSON.stringify({ priceId: LOCAL_STRIPE_PRICES.monthly, couponCode: 'C'.repeat(70_000) })), 'application/json', 'none'],
