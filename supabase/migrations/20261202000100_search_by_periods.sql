@@ -1,0 +1,563 @@
+-- A search that is rare at the top of the newest or relevance order reads its matches a period of additions at a
+-- time: every ad's search document also holds the day, month and year it was added (UTC) as words no typed search
+-- can make, so the search index finds one period's matches without the others, and only they are fetched from the
+-- table. list_ads is 20261201000300's with that path in place of reading every match; see docs/decisions/0040.
+
+-- The words of the day, month and year an ad was added, UTC: '~d20261127', '~m202611', '~y2026'. A typed search is
+-- split at spaces and punctuation before it becomes words (list_ads, private.search_words), so none of its words
+-- starts with '~' and no search finds an ad by its date.
+create or replace function private.search_period_words(p_created_at timestamptz) returns tsvector
+language sql stable parallel safe
+set search_path = ''
+as $$
+  select pg_catalog.array_to_tsvector(array[
+    '~d' || pg_catalog.to_char(p_created_at at time zone 'UTC', 'YYYYMMDD'),
+    '~m' || pg_catalog.to_char(p_created_at at time zone 'UTC', 'YYYYMM'),
+    '~y' || pg_catalog.to_char(p_created_at at time zone 'UTC', 'YYYY')])
+$$;
+revoke execute on function private.search_period_words(timestamptz) from public;
+
+-- The one period word of a day, month or year (p_level as date_trunc names it) that begins at p_start, as a query.
+create or replace function private.search_period_query(p_level text, p_start timestamptz) returns tsquery
+language sql stable parallel safe
+set search_path = ''
+as $$
+  select pg_catalog.quote_literal(case p_level
+    when 'day' then '~d' || pg_catalog.to_char(p_start at time zone 'UTC', 'YYYYMMDD')
+    when 'month' then '~m' || pg_catalog.to_char(p_start at time zone 'UTC', 'YYYYMM')
+    when 'year' then '~y' || pg_catalog.to_char(p_start at time zone 'UTC', 'YYYY') end)::tsquery
+$$;
+revoke execute on function private.search_period_query(text, timestamptz) from public;
+
+-- An ad's search document: the words of its folded search text and the words of when it was added.
+create or replace function private.ad_search_vector(p_search_text text, p_created_at timestamptz) returns tsvector
+language sql stable parallel safe
+set search_path = ''
+as $$
+  select private.search_words(p_search_text) || private.search_period_words(p_created_at)
+$$;
+revoke execute on function private.ad_search_vector(text, timestamptz) from public;
+
+create or replace function private.ads_write_search() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  new.search_text := private.ad_search_text(new);
+  new.search_vector := private.ad_search_vector(new.search_text, new.created_at);
+  return new;
+end;
+$$;
+revoke execute on function private.ads_write_search() from public;
+
+-- As 20261130000200's, and when the ad's time changes.
+drop trigger ads_write_search on public.ads;
+create trigger ads_write_search before insert or update of brand_id, category_id, type_id, card, headline,
+    primary_text, landing_url, image_text, created_at
+  on public.ads for each row execute function private.ads_write_search();
+
+update public.ads a set search_vector = private.ad_search_vector(a.search_text, a.created_at);
+
+-- Newest first, the matches of a search below the end of a walk of its order, read a period of additions at a time
+-- through the search index, newest period first, until p_need are found or no older ad is left.
+-- p_walked is the walk's extent: how many ads it read (at most p_depth), the time of its first and last, and the
+-- last one's id. A walk that read fewer than p_depth ads read every ad below the cursor: its matches were all.
+-- p_statement reads one period: the ids, newest first, of the matches that carry $20 (the period's word, a query)
+-- below ($21, $22), at most $23; $1..$19 are list_ads' parameters, passed through.
+-- A period is the longest of a year, a month and a day (what is left of it below the position) expected to hold at
+-- most c_fetch matches at the rate found so far, the walk's included (matches per second of additions); a day at
+-- the least, a year after c_short_reads periods, so a search ends within a few reads a year of the library.
+create or replace function private.search_newest_by_periods(
+  p_walked text,
+  p_statement text,
+  p_depth int,
+  p_need int,
+  p_hits int,
+  p_brand_id uuid, p_category_id uuid, p_type_id uuid, p_tags uuid[], p_since timestamptz,
+  p_after_at timestamptz, p_after_id uuid,
+  p_platforms text[], p_format text, p_offer text, p_hook_id uuid, p_min_running_days int, p_today date,
+  p_tsquery tsquery, p_phrase text
+) returns uuid[]
+language plpgsql
+set search_path = ''
+as $$
+declare
+  c_fetch constant int := 200;
+  c_short_reads constant int := 40;
+  v_walked int;
+  v_first_at timestamptz;
+  v_at timestamptz;
+  v_id uuid;
+  v_in timestamptz;
+  v_oldest timestamptz := (select min(a.created_at) from public.ads a);
+  v_found uuid[] := '{}';
+  v_page uuid[];
+  v_hits bigint := p_hits;
+  v_seconds double precision;
+  v_rate double precision;
+  v_level text;
+  v_start timestamptz;
+  v_reads int := 0;
+  v_indexscan text := current_setting('enable_indexscan');
+  v_indexonlyscan text := current_setting('enable_indexonlyscan');
+  v_seqscan text := current_setting('enable_seqscan');
+begin
+  execute p_walked into v_walked, v_first_at, v_at, v_id
+    using p_brand_id, p_category_id, p_type_id, p_tags, p_since, p_after_at, p_after_id,
+          null, null, null, null, p_platforms, p_format, p_offer, p_hook_id, p_min_running_days, p_today, p_tsquery, p_phrase;
+  if v_walked < p_depth or p_need <= 0 then
+    return v_found;
+  end if;
+  v_seconds := greatest(extract(epoch from v_first_at - v_at), 1);
+  -- A period's matches are found in the search index and fetched alone: never by walking an ordered index.
+  perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true),
+          set_config('enable_seqscan', 'off', true);
+  while cardinality(v_found) < p_need and v_at >= v_oldest loop
+    -- The instant the next period holds: the position's own, or just below a period read before.
+    v_in := v_at - case when v_id = '00000000-0000-0000-0000-000000000000' then interval '1 microsecond' else interval '0' end;
+    v_rate := greatest(v_hits, 1) / v_seconds;
+    v_level := case
+      when v_reads >= c_short_reads
+        or v_rate * extract(epoch from v_in - date_trunc('year', v_in, 'UTC')) <= c_fetch then 'year'
+      when v_rate * extract(epoch from v_in - date_trunc('month', v_in, 'UTC')) <= c_fetch then 'month'
+      else 'day' end;
+    v_start := date_trunc(v_level, v_in, 'UTC');
+    execute p_statement into v_page
+      using p_brand_id, p_category_id, p_type_id, p_tags, p_since, p_after_at, p_after_id,
+            null, null, null, null, p_platforms, p_format, p_offer, p_hook_id, p_min_running_days, p_today, p_tsquery,
+            p_phrase, private.search_period_query(v_level, v_start), v_at, v_id, p_need - cardinality(v_found);
+    v_found := v_found || v_page;
+    v_hits := v_hits + cardinality(v_page);
+    v_seconds := v_seconds + greatest(extract(epoch from v_at - v_start), 1);
+    -- Below the period: (t, id) < (its start, the least id) is t < its start.
+    v_at := v_start;
+    v_id := '00000000-0000-0000-0000-000000000000';
+    v_reads := v_reads + 1;
+  end loop;
+  perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true),
+          set_config('enable_seqscan', v_seqscan, true);
+  return v_found;
+end;
+$$;
+revoke execute on function private.search_newest_by_periods(text, text, int, int, int, uuid, uuid, uuid, uuid[],
+  timestamptz, timestamptz, uuid, text[], text, text, uuid, int, date, tsquery, text) from public;
+
+
+-- A page of 60 ads of one board in the asked order, with filters and search. The cursor comes from the previous
+-- page's next_cursor and only fits the same query; it carries the day the first page was read, so running days are
+-- counted to the same today on every page. For a viewer without valid access the page's clear ads come first.
+create or replace function public.list_ads(
+  p_board text default 'library',
+  p_brand_id uuid default null,
+  p_category_id uuid default null,
+  p_type_id uuid default null,
+  p_tag_ids uuid[] default null,
+  p_since timestamptz default null,
+  p_search text default null,
+  p_cursor text default null,
+  p_platforms text[] default null,
+  p_format text default null,
+  p_offer text default null,
+  p_hook_id uuid default null,
+  p_min_running_days int default null,
+  p_still_running boolean default null,
+  p_sort text default 'newest',
+  p_colour text default null
+) returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  c_page_size constant int := 60;
+  v_uid uuid := (select auth.uid());
+  v_search text := nullif(btrim(coalesce(p_search, '')), '');
+  v_tags uuid[] := (select array_agg(distinct t order by t) from unnest(coalesce(p_tag_ids, '{}'::uuid[])) t where t is not null);
+  v_platforms text[];
+  v_running boolean := coalesce(p_still_running, false);
+  v_sort text := coalesce(p_sort, 'newest');
+  v_valid_access boolean := public.has_valid_access();
+  v_today date := (now() at time zone 'UTC')::date;
+  v_query_key text;
+  v_cursor jsonb;
+  v_after_at timestamptz;
+  v_after_id uuid;
+  v_after_days int;
+  v_after_seen date;
+  v_after_tier int;
+  v_folded text;
+  v_tsquery tsquery;
+  v_phrase text;
+  v_word_match text;
+  v_phrase_match text;
+  v_board text;
+  v_facts text;
+  v_conditions text;
+  v_sql text;
+  v_ids uuid[];
+  v_more uuid[];
+  v_last uuid;
+  v_ads jsonb;
+  -- Tags intersected by merging their ranges while the commonest has at most this many times the rarest's ads.
+  c_merge_ratio constant int := 10;
+  v_rarest bigint;
+  v_commonest bigint;
+  v_merge boolean := false;
+  v_tag int;
+  v_hashjoin text := current_setting('enable_hashjoin');
+  v_workers text := current_setting('max_parallel_workers_per_gather');
+  -- How deep a search walks the order before it asks the search index. In the newest and relevance orders the walk
+  -- is the query itself, cut at this depth: a page found within it is the answer, and the rest of a page is read a
+  -- period of additions at a time below the walk's last ad. In the two dated orders a probe
+  -- of the board's newest ads counts the matches: a search found in fewer than 61 of them is read through the search
+  -- index (a walk of the ordered index would pass over most of the board to fill a page).
+  c_probe constant int := 3000;
+  v_word_hits int := 0;
+  v_part_hits int := 0;
+  v_rare_words boolean := false;
+  v_rare_parts boolean := false;
+  v_rare boolean := false;
+  v_indexscan text := current_setting('enable_indexscan');
+  v_indexonlyscan text := current_setting('enable_indexonlyscan');
+  v_seqscan text := current_setting('enable_seqscan');
+  -- Conditions on ads a without the search; the search's match on the walked rows w.
+  v_filters text;
+  v_walk text;
+  v_from text;
+  -- A search that does not fill the page within c_probe ads reads the rest a period at a time
+  -- (private.search_newest_by_periods): the walk's extent (%1$s the cursor), and one period's matches (%1$s the
+  -- match, with $20 the period's word).
+  v_walked text;
+  v_periods text;
+  v_word_period text;
+  v_phrase_period text;
+begin
+  if p_board is null or p_board not in ('library', 'black-friday', 'top-picks') then
+    raise exception 'Unknown board %', p_board using errcode = 'P0001', detail = 'unknown_board';
+  end if;
+  if char_length(v_search) > 100 then
+    raise exception 'Search text is too long (100 characters at most)' using errcode = 'P0001', detail = 'search_too_long';
+  end if;
+  if cardinality(v_tags) > 10 then
+    raise exception 'Too many tags (10 at most)' using errcode = 'P0001', detail = 'too_many_tags';
+  end if;
+  if cardinality(p_platforms) > 7 or array_position(p_platforms, null) is not null
+     or not coalesce(p_platforms, '{}') <@ array['meta', 'instagram', 'tiktok', 'youtube', 'pinterest', 'snapchat', 'google'] then
+    raise exception 'Unknown platform' using errcode = 'P0001', detail = 'invalid_filter';
+  end if;
+  if p_format is not null and p_format not in ('single_image', 'carousel', 'video') then
+    raise exception 'Unknown format %', p_format using errcode = 'P0001', detail = 'invalid_filter';
+  end if;
+  if p_offer is not null and p_offer not in ('discount', 'free_shipping', 'bundle', 'none') then
+    raise exception 'Unknown offer %', p_offer using errcode = 'P0001', detail = 'invalid_filter';
+  end if;
+  if p_min_running_days is not null and p_min_running_days not between 1 and 3650 then
+    raise exception 'Running days must be 1 to 3650' using errcode = 'P0001', detail = 'invalid_filter';
+  end if;
+  if p_colour is not null and not exists (select 1 from private.colour_palette s where s.name = p_colour) then
+    raise exception 'Unknown colour %', p_colour using errcode = 'P0001', detail = 'invalid_filter';
+  end if;
+  if v_sort not in ('newest', 'longest_running', 'recently_seen', 'relevance') then
+    raise exception 'Unknown order %', p_sort using errcode = 'P0001', detail = 'unknown_sort';
+  end if;
+  if p_board = 'black-friday' and v_uid is null then
+    raise exception 'Sign in to open the Black Friday board' using errcode = '42501', detail = 'sign_in_required';
+  end if;
+  v_platforms := nullif(array(select distinct x from unnest(p_platforms) x order by x), '{}');
+  if v_sort = 'relevance' and v_search is null then
+    v_sort := 'newest';
+  end if;
+
+  -- Positional, nulls included, so no two different queries share a key.
+  v_query_key := md5(jsonb_build_array(p_board, p_brand_id, p_category_id, p_type_id, v_tags,
+    private.iso_utc(p_since), lower(v_search), v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_running,
+    v_sort, p_colour)::text);
+
+  if p_cursor is not null then
+    v_cursor := private.read_cursor(p_cursor, v_query_key);
+    v_today := coalesce((v_cursor ->> 'day')::date, v_today);
+    v_after_at := (v_cursor ->> 't')::timestamptz;
+    v_after_id := (v_cursor ->> 'i')::uuid;
+    v_after_days := (v_cursor ->> 'd')::int;
+    v_after_seen := (v_cursor ->> 's')::date;
+    v_after_tier := (v_cursor ->> 'r')::int;
+  end if;
+
+  -- The search: every word as a word or a word's beginning (the last one), or the whole text anywhere.
+  if v_search is not null then
+    v_folded := private.search_fold(v_search);
+    -- The words in the order typed: the last one is read as a word's beginning.
+    v_tsquery := (select string_agg(quote_literal(x.w) || case when x.n = x.last then ':*' else '' end, ' & ' order by x.n)
+                    from (select t.w, t.n, max(t.n) over () as last
+                            from regexp_split_to_table(regexp_replace(v_folded, '[[:space:][:punct:]]+', ' ', 'g'), ' ')
+                                 with ordinality t (w, n)
+                           where t.w <> '') x)::tsquery;
+    v_phrase := '%' || replace(replace(replace(v_folded, '\', '\\'), '%', '\%'), '_', '\_') || '%';
+    v_word_match := case when v_tsquery is null then 'false' else 'a.search_vector @@ $18' end;
+    v_phrase_match := 'a.search_text like $19';
+    v_word_period := case when v_tsquery is null then 'false' else 'a.search_vector @@ ($18 && $20)' end;
+    v_phrase_period := '(a.search_text like $19 and a.search_vector @@ $20)';
+  end if;
+
+  v_board := case p_board
+    when 'library' then 'not a.is_black_friday'
+    when 'black-friday' then 'a.is_black_friday'
+    else 'a.is_top_picks' end;
+  -- The facts' filters on ads a; $12..$17 are bound below. The running days as private.running_days counts them.
+  v_facts := case when v_platforms is not null then ' and a.platforms && $12' else '' end
+    || case when p_format is not null then ' and a.format = $13' else '' end
+    || case when p_offer is not null then ' and a.offer = $14' else '' end
+    || case when p_hook_id is not null then ' and a.hook_id = $15' else '' end
+    || case when p_min_running_days is not null then
+         ' and (case when a.still_running then greatest($17, coalesce(a.last_seen, a.first_seen)) else a.last_seen end)'
+         || ' - a.first_seen + 1 >= $16'
+         -- The same ads and maybe a few more, in the terms of the running and ended ads' indexes, for the planner to
+         -- read them there when they are few: no sighting is after the latest day begun on Earth.
+         || ' and ((a.still_running and a.first_seen <= ' || quote_literal(private.latest_today()) || '::date - $16 + 1)'
+         || ' or (not a.still_running and a.last_seen is not null and (a.first_seen - a.last_seen) <= 1 - $16))' else '' end
+    || case when v_running then ' and a.still_running' else '' end
+    -- A palette swatch's name, checked above, written into the statement.
+    || case when p_colour is not null then ' and a.colour_swatches @> array[' || quote_literal(p_colour) || ']::text[]' else '' end;
+  -- Conditions on ads a; $1..$7 are bound below.
+  v_filters := v_board
+    || case when p_brand_id is not null then ' and a.brand_id = $1' else '' end
+    || case when p_category_id is not null then ' and a.category_id = $2' else '' end
+    || case when p_type_id is not null then ' and a.type_id = $3' else '' end
+    || case when v_tags is not null then
+         ' and not exists (select 1 from unnest($4::uuid[]) w(id) where not exists '
+         || '(select 1 from public.ad_tags h where h.ad_id = a.id and h.tag_id = w.id))' else '' end
+    || case when p_since is not null then ' and a.created_at >= $5' else '' end
+    || v_facts;
+  v_conditions := v_filters
+    || case when v_search is not null and v_sort <> 'relevance' then ' and (' || v_word_match || ' or ' || v_phrase_match || ')' else '' end;
+  -- The first step of a search in the newest or relevance order: the order's walk, at most c_probe ads deep, keeping
+  -- the matches (%1$s, on w) after the cursor (%2$s) up to %3$s. When they fill the page they are the page; otherwise
+  -- how many it found says how rare the search is.
+  v_walk := 'select coalesce(array_agg(w.id order by w.created_at desc, w.id desc), ''{}'') from ('
+    || 'select w.id, w.created_at from (select a.id, a.created_at, a.search_vector, a.search_text from public.ads a where '
+    || v_filters || '%2$s order by a.created_at desc, a.id desc limit ' || c_probe || ') w where %1$s'
+    || ' order by w.created_at desc, w.id desc limit %3$s) w';
+  v_walked := 'select count(*)::int, max(w.created_at), min(w.created_at), (array_agg(w.id order by w.created_at, w.id))[1]'
+    || ' from (select a.id, a.created_at from public.ads a where ' || v_filters || '%1$s'
+    || ' order by a.created_at desc, a.id desc limit ' || c_probe || ') w';
+  v_periods := 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), ''{}'') from ('
+    || 'select a.id, a.created_at from public.ads a where ' || v_filters || ' and %1$s and (a.created_at, a.id) < ($21, $22)'
+    || ' order by a.created_at desc, a.id desc limit $23) r';
+
+  if v_search is not null and v_sort in ('longest_running', 'recently_seen') then
+    execute 'select count(*) filter (where ' || v_word_match || '), count(*) filter (where ' || v_phrase_match
+      || ' and not coalesce(' || v_word_match || ', false)) from (select a.search_vector, a.search_text from public.ads a where '
+      || v_board || ' order by a.created_at desc, a.id desc limit ' || c_probe || ') a'
+      into v_word_hits, v_part_hits
+      using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+            null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+    v_rare_words := v_word_hits <= c_page_size;
+    v_rare_parts := v_part_hits <= c_page_size;
+    v_rare := v_word_hits + v_part_hits <= c_page_size;
+  end if;
+
+  if v_sort = 'relevance' then
+    -- Whole-word matches first, then the ads only the text anywhere matches; newest first within each.
+    if v_after_tier is distinct from 2 and v_tsquery is not null then
+      execute format(v_walk, replace(v_word_match, 'a.', 'w.'),
+                     case when v_after_tier = 1 then ' and (a.created_at, a.id) < ($6, $7)' else '' end, 61)
+        into v_ids
+        using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+              null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+      if cardinality(v_ids) <= c_page_size then
+        v_ids := v_ids || private.search_newest_by_periods(
+          format(v_walked, case when v_after_tier = 1 then ' and (a.created_at, a.id) < ($6, $7)' else '' end),
+          format(v_periods, v_word_period), c_probe, 61 - cardinality(v_ids), cardinality(v_ids),
+          p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+          v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase);
+      end if;
+    else
+      v_ids := '{}';
+    end if;
+    if cardinality(v_ids) <= c_page_size then
+      execute format(v_walk, replace(v_phrase_match || ' and not coalesce(' || v_word_match || ', false)', 'a.', 'w.'),
+                     case when v_after_tier = 2 then ' and (a.created_at, a.id) < ($6, $7)' else '' end, 61 - cardinality(v_ids))
+        into v_more
+        using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+              null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+      if cardinality(v_ids) + cardinality(v_more) <= c_page_size then
+        v_more := v_more || private.search_newest_by_periods(
+          format(v_walked, case when v_after_tier = 2 then ' and (a.created_at, a.id) < ($6, $7)' else '' end),
+          format(v_periods, v_phrase_period || ' and not coalesce(' || v_word_match || ', false)'), c_probe,
+          61 - cardinality(v_ids) - cardinality(v_more), cardinality(v_more),
+          p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+          v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase);
+      end if;
+      v_ids := v_ids || v_more;
+    end if;
+
+  elsif v_sort in ('longest_running', 'recently_seen') then
+    -- Two ordered streams of dated ads merged on their key, then the undated ones by id (see the indexes above).
+    -- Keys: longest running, the days ran (a running ad's to today) descending; recently seen, the last day seen
+    -- (a running ad's is today) descending; ties by id.
+    if v_cursor is null or v_after_days is not null or v_after_seen is not null then
+      -- A rare search's matches are read once, through the search index, and both streams are ordered from them.
+      v_from := case when v_rare then 'm a where true' else 'public.ads a where ' || v_conditions end;
+      if v_sort = 'longest_running' then
+        v_sql := 'select s.id from ('
+          || '(select a.id, $17 - a.first_seen + 1 as k from ' || v_from || ' and a.still_running'
+          || case when v_cursor is not null then ' and (a.first_seen, a.id) > ($17 + 1 - $20, $7)' else '' end
+          || ' order by a.first_seen, a.id limit 61)'
+          || ' union all '
+          || '(select a.id, a.last_seen - a.first_seen + 1 as k from ' || v_from
+          || ' and not a.still_running and a.last_seen is not null'
+          || case when v_cursor is not null then ' and ((a.first_seen - a.last_seen), a.id) > (1 - $20, $7)' else '' end
+          || ' order by (a.first_seen - a.last_seen), a.id limit 61)'
+          || ') s order by s.k desc, s.id limit 61';
+      else
+        v_sql := 'select s.id from ('
+          || case when v_cursor is null or v_after_seen >= v_today then
+               '(select a.id, $17 as k from ' || v_from || ' and a.still_running'
+               || case when v_after_seen = v_today then ' and a.id > $7' else '' end
+               || ' order by a.id limit 61) union all '
+             else '' end
+          || '(select a.id, a.last_seen as k from ' || v_from
+          || ' and not a.still_running and a.last_seen is not null'
+          || case when v_cursor is not null then ' and a.last_seen <= $21 and (a.last_seen < $21 or a.id > $7)' else '' end
+          || ' order by a.last_seen desc, a.id limit 61)'
+          || ') s order by s.k desc, s.id limit 61';
+      end if;
+      if v_rare then
+        perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
+      end if;
+      execute case when v_rare then 'with m as materialized (select a.id, a.first_seen, a.last_seen, a.still_running'
+                                    || ' from public.ads a where ' || v_conditions || ') ' else '' end
+        || 'select coalesce(array_agg(r.id order by r.n), ''{}'') from (select q.id, row_number() over () as n from ('
+        || v_sql || ') q) r'
+        into v_ids
+        using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+              null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase,
+              v_after_days, v_after_seen;
+      perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true), set_config('enable_seqscan', v_seqscan, true);
+    else
+      v_ids := '{}';
+    end if;
+    -- No undated ad runs any number of days.
+    if cardinality(v_ids) <= c_page_size and p_min_running_days is null then
+      if v_rare then
+        perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
+      end if;
+      execute 'select coalesce(array_agg(r.id order by r.id), ''{}'') from ('
+        || 'select a.id from public.ads a where ' || v_conditions || ' and not a.still_running and a.last_seen is null'
+        || case when v_cursor is not null and v_after_days is null and v_after_seen is null then ' and a.id > $7' else '' end
+        || ' order by a.id limit ' || (61 - cardinality(v_ids)) || ') r'
+        into v_more
+        using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+              null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+      perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true), set_config('enable_seqscan', v_seqscan, true);
+      v_ids := v_ids || v_more;
+    end if;
+
+  elsif p_min_running_days is not null and v_tags is null and v_search is null and p_brand_id is null
+        and p_category_id is null and p_type_id is null and p_hook_id is null and p_colour is null then
+    -- Newest first among ads that ran long enough: read per delay between first sighting and addition, each from
+    -- where its ads can first qualify (20261130000600_running_days_newest).
+    v_ids := private.ads_running_at_least(p_board, p_since, v_platforms, p_format, p_offer, p_min_running_days, v_running,
+                                          v_today, v_after_at, v_after_id);
+
+  else
+    if v_tags is not null and p_brand_id is null and p_category_id is null and p_type_id is null and v_search is null then
+      -- A tag filter alone walks the tags' ordered index ranges. The tags go rarest first (the key above keeps its
+      -- own order), and how they are intersected depends on how their counts compare; see 20261124000200_tag_filters.
+      select array_agg(w.id order by coalesce(c.ads, 0), w.id), min(coalesce(c.ads, 0)), max(coalesce(c.ads, 0))
+        into v_tags, v_rarest, v_commonest
+        from unnest(v_tags) w (id) left join private.tag_ad_counts c on c.tag_id = w.id;
+      v_merge := cardinality(v_tags) > 1 and v_commonest <= c_merge_ratio * v_rarest;
+      v_sql := 'select a.id, a.created_at from public.ad_tags t';
+      if v_merge then
+        -- Each other tag's range, walked in step with the first: one ordered merge per tag.
+        for v_tag in 2 .. cardinality(v_tags) loop
+          v_sql := v_sql || format(' join public.ad_tags t%1$s on t%1$s.tag_id = ($4::uuid[])[%1$s]'
+            || ' and t%1$s.ad_created_at = t.ad_created_at and t%1$s.ad_id = t.ad_id', v_tag)
+            || case when p_since is not null then format(' and t%1$s.ad_created_at >= $5', v_tag) else '' end
+            || case when v_cursor is not null then format(' and (t%1$s.ad_created_at, t%1$s.ad_id) < ($6, $7)', v_tag) else '' end;
+        end loop;
+      end if;
+      v_sql := v_sql || ' join public.ads a on a.id = t.ad_id where t.tag_id = ($4::uuid[])[1] and ' || v_board || v_facts
+        || case when v_merge then ''
+                else ' and not exists (select 1 from unnest(($4::uuid[])[2:]) w(id) where not exists '
+                     || '(select 1 from public.ad_tags h where h.ad_id = t.ad_id and h.tag_id = w.id))' end
+        || case when p_since is not null then ' and a.created_at >= $5 and t.ad_created_at >= $5' else '' end
+        || case when v_cursor is not null then ' and (t.ad_created_at, t.ad_id) < ($6, $7)' else '' end
+        || ' order by t.ad_created_at desc, t.ad_id desc limit 61';
+    else
+      v_sql := 'select a.id, a.created_at from public.ads a where ' || v_conditions
+        || case when v_cursor is not null then ' and (a.created_at, a.id) < ($6, $7)' else '' end
+        || ' order by a.created_at desc, a.id desc limit 61';
+      if v_search is not null then
+        execute format(v_walk, replace('(' || v_word_match || ' or ' || v_phrase_match || ')', 'a.', 'w.'),
+                       case when v_cursor is not null then ' and (a.created_at, a.id) < ($6, $7)' else '' end, 61)
+          into v_ids
+          using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+                null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+        if cardinality(v_ids) <= c_page_size then
+          v_ids := v_ids || private.search_newest_by_periods(
+            format(v_walked, case when v_cursor is not null then ' and (a.created_at, a.id) < ($6, $7)' else '' end),
+            format(v_periods, '(' || v_word_period || ' or ' || v_phrase_period || ')'), c_probe,
+            61 - cardinality(v_ids), cardinality(v_ids),
+            p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+            v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase);
+        end if;
+      end if;
+    end if;
+
+    -- A search's page is its walk and the periods after it.
+    if v_search is null then
+      if v_merge then
+        -- The planner cannot tell how many ads two tags share and would hash one whole range (parallel workers
+        -- included) to find 61 rows: for this statement only, it merges the ordered ranges it is given.
+        perform set_config('enable_hashjoin', 'off', true), set_config('max_parallel_workers_per_gather', '0', true);
+      end if;
+      execute 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), ''{}'') from (' || v_sql || ') r'
+        into v_ids
+        using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+              null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+      if v_merge then
+        perform set_config('enable_hashjoin', v_hashjoin, true), set_config('max_parallel_workers_per_gather', v_workers, true);
+      end if;
+    end if;
+  end if;
+
+  -- The page in its order (clear ads first for a viewer without valid access; the cursor stays the last row
+  -- of the page in the query's order, so no ad is skipped or repeated).
+  with page as (
+    select a.id, p.ord, private.ad_is_clear_for(a, v_uid is not null, v_valid_access) as clear
+      from unnest(v_ids[1:c_page_size]) with ordinality as p (id, ord)
+      join public.ads a on a.id = p.id
+  )
+  select private.ads_json(array_agg(page.id order by not page.clear, page.ord),
+                          array_agg(page.clear order by not page.clear, page.ord))
+    into v_ads
+    from page;
+
+  if cardinality(v_ids) > c_page_size then
+    v_last := v_ids[c_page_size];
+    return jsonb_build_object('ads', v_ads, 'next_cursor', (
+      select private.sign_cursor(jsonb_strip_nulls(jsonb_build_object(
+               'q', v_query_key, 'day', v_today, 'i', a.id,
+               't', case when v_sort in ('newest', 'relevance') then private.iso_utc(a.created_at) end,
+               'd', case when v_sort = 'longest_running' then
+                      case when a.still_running then v_today - a.first_seen + 1
+                           when a.last_seen is not null then a.last_seen - a.first_seen + 1 end end,
+               's', case when v_sort = 'recently_seen' then
+                      case when a.still_running then v_today when a.last_seen is not null then a.last_seen end end,
+               'r', case when v_sort = 'relevance' then
+                      case when v_tsquery is not null and a.search_vector @@ v_tsquery then 1 else 2 end end)))
+        from public.ads a where a.id = v_last));
+  end if;
+  return jsonb_build_object('ads', v_ads, 'next_cursor', null);
+end;
+$$;
+
+revoke execute on function public.list_ads(text, uuid, uuid, uuid, uuid[], timestamptz, text, text, text[], text, text, uuid, int, boolean, text, text)
+  from public, anon, authenticated;
+grant execute on function public.list_ads(text, uuid, uuid, uuid, uuid[], timestamptz, text, text, text[], text, text, uuid, int, boolean, text, text)
+  to anon, authenticated, service_role;
+

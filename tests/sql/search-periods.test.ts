@@ -1,0 +1,211 @@
+import { randomBytes } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../local/db/database.ts';
+import { anon, queryAs, userActor, type Actor } from '../support/acting.ts';
+import { describeOnEngines } from '../support/engines.ts';
+import { newBrand, newCategory, newPersonas, type Personas } from '../support/factories.ts';
+import type { ListedAd } from '../support/listed-ad.ts';
+
+/**
+ * A search that does not fill its page within the walk of the newest 3,000 ads (20261202000100) reads the rest a day,
+ * a month or a year of additions at a time through the search index, below the walk's last ad. Here 3,100 ads added
+ * one a minute make the walk; below it, matches sit on every period's edges (the first and the last instant of a
+ * UTC day, month and year), in a tie of one instant, across years and pages. Three words differ in how often the
+ * walk meets them, which sets the period the reads start with: never (a year), a few times (a month), 55 times (a
+ * day).
+ */
+
+interface AdPage {
+  ads: ListedAd[];
+  next_cursor: string | null;
+}
+
+interface Row {
+  at: string;
+  headline?: string;
+  imageText?: string;
+  brand?: 'other';
+}
+
+interface Seeded extends Row {
+  id: string;
+  createdAt: string;
+}
+
+const ids = (ads: { id: string }[]) => ads.map((ad) => ad.id);
+const newestFirst = (ads: Seeded[]) =>
+  [...ads].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
+
+const WALK_START = Date.parse('2026-11-20T00:00:00Z');
+const WALK_ADS = 3_100;
+const minute = (n: number) => new Date(WALK_START + n * 60_000).toISOString();
+
+/** Instants on the edges of the periods below the walk, newest first: each gets one match of every word. */
+const EDGES = [
+  '2026-11-19T23:59:59.999999Z', // the last instant of a day, just below the walk
+  '2026-11-05T00:00:00Z', // the first instant of a day
+  '2026-11-04T23:59:59.999999Z',
+  '2026-11-01T00:00:00Z', // the first instant of a month
+  '2026-10-31T23:59:59.999999Z',
+  '2026-01-01T00:00:00Z', // the first instant of a year
+  '2025-12-31T23:59:59.999999Z',
+  '2024-02-29T12:00:00Z',
+  '2023-01-01T00:00:00Z', // the oldest ad
+];
+/** Three matches added at one instant: ties go by id. */
+const TIE = '2025-06-15T08:00:00Z';
+
+describeOnEngines('a rare search read a period of additions at a time', (ctx) => {
+  let people: Personas;
+  let brandId: string;
+  let otherBrandId: string;
+  let categoryId: string;
+  let all: Seeded[] = [];
+  const who = (viewer: 'anonymous' | 'subscriber'): Actor => (viewer === 'anonymous' ? anon : userActor(people.subscriber));
+
+  async function listAds(args: { search: string; sort?: string; brandId?: string; cursor?: string }, viewer: 'anonymous' | 'subscriber' = 'subscriber'): Promise<AdPage> {
+    const [row] = await queryAs<{ page: AdPage }>(
+      ctx.db,
+      who(viewer),
+      `select public.list_ads(p_search => $1::text, p_sort => $2::text, p_brand_id => $3::uuid, p_cursor => $4::text) as page`,
+      [args.search, args.sort ?? 'newest', args.brandId ?? null, args.cursor ?? null],
+    );
+    return row!.page;
+  }
+
+  async function listAll(args: { search: string; sort?: string; brandId?: string }, viewer: 'anonymous' | 'subscriber' = 'subscriber') {
+    const pages = [await listAds(args, viewer)];
+    while (pages.at(-1)!.next_cursor !== null) {
+      if (pages.length > 20) throw new Error('The listing does not end');
+      pages.push(await listAds({ ...args, cursor: pages.at(-1)!.next_cursor! }, viewer));
+    }
+    return { pages, ads: pages.flatMap((page) => page.ads) };
+  }
+
+  /** Ads with their storage objects, as the database owner, in one statement. */
+  async function insertAds(db: Database, rows: Row[]): Promise<Seeded[]> {
+    const prefix = randomBytes(8).toString('hex');
+    return db.transaction(async (tx) => {
+      await tx.query(
+        `insert into storage.objects (bucket_id, name, metadata)
+         select f.bucket_id, replace(f.pattern, '#', g::text), jsonb_build_object('mimetype', f.mimetype, 'size', 1024)
+           from generate_series(1, $2::int) g
+           cross join (values ('ad-originals', $1::text || '/#/original.jpg', 'image/jpeg'),
+                              ('ad-images', $1::text || '/#/480.webp', 'image/webp'),
+                              ('ad-images', $1::text || '/#/960.webp', 'image/webp'),
+                              ('ad-images', 'previews/' || $1::text || '-#.webp', 'image/webp')) as f (bucket_id, pattern, mimetype)`,
+        [prefix, rows.length],
+      );
+      const inserted = await tx.query<{ id: string; created_at: string; n: number }>(
+        `insert into public.ads (brand_id, category_id, created_at, requires_subscription, original_path, display_480_path,
+                                 display_960_path, preview_path, width, height, thumbhash, headline, image_text)
+         select case when x.other then $4::uuid else $3::uuid end, $5::uuid, x.at, true,
+                $1::text || '/' || x.n || '/original.jpg', $1::text || '/' || x.n || '/480.webp', $1::text || '/' || x.n || '/960.webp',
+                'previews/' || $1::text || '-' || x.n || '.webp', 1080, 1350, 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==',
+                x.headline, x.image_text
+           from jsonb_to_recordset($2::jsonb) as x (n int, at timestamptz, headline text, image_text text, other boolean)
+          order by x.n
+         returning id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at,
+                   split_part(original_path, '/', 2)::int as n`,
+        [prefix, JSON.stringify(rows.map((row, i) => ({ n: i + 1, at: row.at, headline: row.headline ?? null, image_text: row.imageText ?? null, other: row.brand === 'other' }))),
+          brandId, otherBrandId, categoryId],
+      );
+      const byN = new Map(inserted.rows.map((row) => [Number(row.n), row]));
+      return rows.map((row, i) => ({ ...row, id: byN.get(i + 1)!.id, createdAt: byN.get(i + 1)!.created_at }));
+    });
+  }
+
+  /** Words, each in its own headline; a match only as a part of a word is in the image text. */
+  const WORDS = { year: 'quartzwhistle', month: 'emberloom', day: 'saffronkite' } as const;
+  const has = (text: string | undefined, word: string) => !!text?.toLowerCase().includes(word);
+  const matches = (word: string) => all.filter((ad) => has(ad.headline, word) || has(ad.imageText, word));
+  const wholeWord = (word: string) => all.filter((ad) => has(ad.headline, word));
+  const partOnly = (word: string) => all.filter((ad) => has(ad.imageText, word) && !has(ad.headline, word));
+
+  beforeAll(async () => {
+    await ctx.db.query('delete from public.ads');
+    people = await newPersonas(ctx.db);
+    brandId = (await newBrand(ctx.db, 'Periodica')).id;
+    otherBrandId = (await newBrand(ctx.db, 'Almanack')).id;
+    categoryId = (await newCategory(ctx.db)).id;
+    const rows: Row[] = [];
+    // The walk: 3,100 ads, one a minute. `emberloom` is met 5 times in it and `saffronkite` 55 times (two of them
+    // only as a part of a word); `quartzwhistle` never.
+    for (let n = 0; n < WALK_ADS; n += 1) {
+      const row: Row = { at: minute(n) };
+      if (n % 600 === 7) row.headline = `Autumn ${WORDS.month} throws`;
+      if (n % 55 === 3) row.headline = `The ${WORDS.day} studio`;
+      if (n === 1004 || n === 2204) row.imageText = `MEGA${WORDS.day.toUpperCase()}S`;
+      rows.push(row);
+    }
+    // Below the walk: every word on every edge, the other brand on some, parts of words on others.
+    EDGES.forEach((at, k) => {
+      for (const word of Object.values(WORDS)) {
+        rows.push(k % 3 === 2 ? { at, imageText: `un${word}ed` } : { at, headline: `${word} sale`, brand: k % 4 === 1 ? 'other' : undefined });
+      }
+    });
+    for (let k = 0; k < 3; k += 1) for (const word of Object.values(WORDS)) rows.push({ at: TIE, headline: `${word} day` });
+    // Enough below the walk to need two more pages: one match a day from August to October, and ads between them.
+    for (let day = 0; day < 92; day += 1) {
+      const at = Date.parse('2026-08-01T06:00:00Z') + day * 86_400_000;
+      rows.push({ at: new Date(at).toISOString(), headline: `${Object.values(WORDS)[day % 3]} and ${Object.values(WORDS)[(day + 1) % 3]}` });
+      rows.push({ at: new Date(at + 3_600_000).toISOString(), headline: 'Nothing to find here' });
+    }
+    all = await insertAds(ctx.db, rows);
+  }, 120_000);
+
+  it('lists every match newest first across pages, whatever period the reads start with', async () => {
+    for (const word of Object.values(WORDS)) {
+      const expected = ids(newestFirst(matches(word)));
+      expect(expected.length).toBeGreaterThan(60);
+      const { pages, ads } = await listAll({ search: word });
+      expect(ids(ads)).toEqual(expected);
+      expect(pages.length).toBe(Math.ceil(expected.length / 60));
+    }
+  });
+
+  it('orders by relevance: whole words newest first, then the parts of words, below the walk too', async () => {
+    for (const word of Object.values(WORDS)) {
+      const { ads } = await listAll({ search: word, sort: 'relevance' });
+      expect(ids(ads)).toEqual([...ids(newestFirst(wholeWord(word))), ...ids(newestFirst(partOnly(word)))]);
+    }
+  });
+
+  it('keeps the other filters in every period, and locks what it finds for a visitor without access', async () => {
+    const other = newestFirst(matches(WORDS.month).filter((ad) => ad.brand === 'other'));
+    expect(other.length).toBeGreaterThan(0);
+    expect(ids((await listAll({ search: WORDS.month, brandId: otherBrandId })).ads)).toEqual(ids(other));
+    // A page's clear ads come first for a viewer without access: the same ads, compared as sets; a locked one has
+    // no image link.
+    const anonymous = (await listAll({ search: WORDS.year }, 'anonymous')).ads;
+    expect(new Set(ids(anonymous))).toEqual(new Set(ids(matches(WORDS.year))));
+    const locked = anonymous.filter((ad) => !ad.is_clear);
+    expect(locked.length).toBeGreaterThan(0);
+    expect(locked.every((ad) => ad.display_960_url === null && ad.display_480_url === null)).toBe(true);
+  });
+
+  it('follows an ad moved to another time: its period words are written again', async () => {
+    const moved = newestFirst(matches(WORDS.year)).at(-1)!;
+    try {
+      await ctx.db.query(`update public.ads set created_at = '2026-09-15T12:00:00Z' where id = $1`, [moved.id]);
+      const expected = newestFirst(matches(WORDS.year).map((ad) => (ad.id === moved.id ? { ...ad, createdAt: '2026-09-15T12:00:00.000000Z' } : ad)));
+      expect(ids((await listAll({ search: WORDS.year })).ads)).toEqual(ids(expected));
+    } finally {
+      await ctx.db.query(`update public.ads set created_at = $2 where id = $1`, [moved.id, moved.at]);
+    }
+    expect(ids((await listAll({ search: WORDS.year })).ads)).toEqual(ids(newestFirst(matches(WORDS.year))));
+  });
+
+  describe('the period words', () => {
+    it('are the UTC day, month and year an ad was added, which no typed search finds', async () => {
+      const [row] = (
+        await ctx.db.query<{ words: string[] }>(
+          `select tsvector_to_array(private.search_period_words('2025-12-31T23:59:59.999999Z')) as words`)
+      ).rows;
+      expect([...row!.words].sort()).toEqual(['~d20251231', '~m202512', '~y2025']);
+      for (const search of ['~y2025', 'y2025', '~d20251231', '20251231']) {
+        expect((await listAds({ search })).ads).toEqual([]);
+      }
+    });
+  });
+});
