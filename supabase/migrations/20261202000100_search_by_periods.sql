@@ -233,6 +233,9 @@ declare
   v_periods text;
   v_word_period text;
   v_phrase_period text;
+  -- A search that would walk more than this many ads beyond the first c_probe to fill its page, at the rate it was
+  -- found in them, reads the rest a period at a time; a commoner one walks on.
+  c_walk_on constant int := 1000;
 begin
   if p_board is null or p_board not in ('library', 'black-friday', 'top-picks') then
     raise exception 'Unknown board %', p_board using errcode = 'P0001', detail = 'unknown_board';
@@ -366,12 +369,20 @@ begin
         into v_ids
         using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
               null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
-      if cardinality(v_ids) <= c_page_size then
+      if (61 - cardinality(v_ids)) * c_probe > c_walk_on * greatest(cardinality(v_ids), 1) then
         v_ids := v_ids || private.search_newest_by_periods(
           format(v_walked, case when v_after_tier = 1 then ' and (a.created_at, a.id) < ($6, $7)' else '' end),
           format(v_periods, v_word_period), c_probe, 61 - cardinality(v_ids), cardinality(v_ids),
           p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
           v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase);
+      elsif cardinality(v_ids) <= c_page_size then
+        execute 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), ''{}'') from ('
+          || 'select a.id, a.created_at from public.ads a where ' || v_conditions || ' and ' || v_word_match
+          || case when v_after_tier = 1 then ' and (a.created_at, a.id) < ($6, $7)' else '' end
+          || ' order by a.created_at desc, a.id desc limit 61) r'
+          into v_ids
+          using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+                null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
       end if;
     else
       v_ids := '{}';
@@ -382,13 +393,23 @@ begin
         into v_more
         using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
               null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
-      if cardinality(v_ids) + cardinality(v_more) <= c_page_size then
+      if cardinality(v_ids) + cardinality(v_more) <= c_page_size
+         and (61 - cardinality(v_ids) - cardinality(v_more)) * c_probe > c_walk_on * greatest(cardinality(v_more), 1) then
         v_more := v_more || private.search_newest_by_periods(
           format(v_walked, case when v_after_tier = 2 then ' and (a.created_at, a.id) < ($6, $7)' else '' end),
           format(v_periods, v_phrase_period || ' and not coalesce(' || v_word_match || ', false)'), c_probe,
           61 - cardinality(v_ids) - cardinality(v_more), cardinality(v_more),
           p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
           v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase);
+      elsif cardinality(v_ids) + cardinality(v_more) <= c_page_size then
+        execute 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), ''{}'') from ('
+          || 'select a.id, a.created_at from public.ads a where ' || v_conditions || ' and ' || v_phrase_match
+          || ' and not coalesce(' || v_word_match || ', false)'
+          || case when v_after_tier = 2 then ' and (a.created_at, a.id) < ($6, $7)' else '' end
+          || ' order by a.created_at desc, a.id desc limit ' || (61 - cardinality(v_ids)) || ') r'
+          into v_more
+          using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+                null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
       end if;
       v_ids := v_ids || v_more;
     end if;
@@ -497,7 +518,8 @@ begin
           into v_ids
           using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
                 null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
-        if cardinality(v_ids) <= c_page_size then
+        v_rare := (61 - cardinality(v_ids)) * c_probe > c_walk_on * greatest(cardinality(v_ids), 1);
+        if v_rare then
           v_ids := v_ids || private.search_newest_by_periods(
             format(v_walked, case when v_cursor is not null then ' and (a.created_at, a.id) < ($6, $7)' else '' end),
             format(v_periods, '(' || v_word_period || ' or ' || v_phrase_period || ')'), c_probe,
@@ -508,8 +530,8 @@ begin
       end if;
     end if;
 
-    -- A search's page is its walk and the periods after it.
-    if v_search is null then
+    -- Unless the walk of a search filled the page, or it was rare and the periods after the walk did.
+    if v_search is null or (not v_rare and cardinality(v_ids) <= c_page_size) then
       if v_merge then
         -- The planner cannot tell how many ads two tags share and would hash one whole range (parallel workers
         -- included) to find 61 rows: for this statement only, it merges the ordered ranges it is given.
