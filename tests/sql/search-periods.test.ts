@@ -7,12 +7,12 @@ import { newBrand, newCategory, newPersonas, type Personas } from '../support/fa
 import type { ListedAd } from '../support/listed-ad.ts';
 
 /**
- * A search that does not fill its page within the walk of the newest 3,000 ads (20261202000100) reads the rest a day,
- * a month or a year of additions at a time through the search index, below the walk's last ad. Here 3,100 ads added
- * one a minute make the walk; below it, matches sit on every period's edges (the first and the last instant of a
- * UTC day, month and year), in a tie of one instant, across years and pages. Three words differ in how often the
- * walk meets them, which sets the period the reads start with: never (a year), 5 times (a month), 42 times (a
- * day).
+ * A search that does not fill its page within its walk of the newest ads reads the rest a day, a month or a year of
+ * additions at a time through the search index, below the walk's last ad (20261202000100); a search of whole words
+ * walks 300 ads, or 3,000 when it meets its words often enough in the first 300 (20261203000100). Here 3,100 ads
+ * added one a minute make the walk; below it, matches sit on every period's edges (the first and the last instant of
+ * a UTC day, month and year), in a tie of one instant, across years and pages. The words differ in how often the
+ * walk meets them, which sets how deep it walks and the period the reads start with.
  */
 
 interface AdPage {
@@ -116,7 +116,7 @@ describeOnEngines('a rare search read a period of additions at a time', (ctx) =>
   }
 
   /** Words, each in its own headline; a match only as a part of a word is in the image text. */
-  const WORDS = { year: 'quartzwhistle', month: 'emberloom', day: 'saffronkite' } as const;
+  const WORDS = { year: 'quartzwhistle', month: 'emberloom', day: 'saffronkite', dense: 'cobaltfern' } as const;
   const has = (text: string | undefined, word: string) => !!text?.toLowerCase().includes(word);
   const matches = (word: string) => all.filter((ad) => has(ad.headline, word) || has(ad.imageText, word));
   const wholeWord = (word: string) => all.filter((ad) => has(ad.headline, word));
@@ -130,12 +130,16 @@ describeOnEngines('a rare search read a period of additions at a time', (ctx) =>
     categoryId = (await newCategory(ctx.db)).id;
     const rows: Row[] = [];
     // The walk: 3,100 ads, one a minute. `emberloom` is met 5 times in it and `saffronkite` 42 times (two of them
-    // only as a part of a word); `quartzwhistle` never.
+    // only as a part of a word); `quartzwhistle` never. `cobaltfern` is met 20 times in the newest 300, often enough
+    // to walk on to 3,000, 9 times more there, and 25 times in the 100 oldest, which only the periods read.
     for (let n = 0; n < WALK_ADS; n += 1) {
       const row: Row = { at: minute(n) };
       if (n % 600 === 7) row.headline = `Autumn ${WORDS.month} throws`;
       if (n % 75 === 3) row.headline = `The ${WORDS.day} studio`;
       if (n === 1004 || n === 2204) row.imageText = `MEGA${WORDS.day.toUpperCase()}S`;
+      if ((n >= 2800 && n % 15 === 1) || (n >= 100 && n < 2800 && n % 300 === 0) || (n < 100 && n % 4 === 1)) {
+        row.headline = `Deep ${WORDS.dense} knit`;
+      }
       rows.push(row);
     }
     // Below the walk: every word on every edge, the other brand on some, parts of words on others.
@@ -148,6 +152,7 @@ describeOnEngines('a rare search read a period of additions at a time', (ctx) =>
     // Enough below the walk to need two more pages: one match a day from August to October, and ads between them.
     for (let day = 0; day < 92; day += 1) {
       const at = Date.parse('2026-08-01T06:00:00Z') + day * 86_400_000;
+      // The first three words only: the dense one has enough matches in the walk and on the edges.
       rows.push({ at: new Date(at).toISOString(), headline: `${Object.values(WORDS)[day % 3]} and ${Object.values(WORDS)[(day + 1) % 3]}` });
       rows.push({ at: new Date(at + 3_600_000).toISOString(), headline: 'Nothing to find here' });
     }
@@ -194,6 +199,70 @@ describeOnEngines('a rare search read a period of additions at a time', (ctx) =>
       await ctx.db.query(`update public.ads set created_at = $2 where id = $1`, [moved.id, moved.at]);
     }
     expect(ids((await listAll({ search: WORDS.year })).ads)).toEqual(ids(newestFirst(matches(WORDS.year))));
+  });
+
+  describe('whole words from the lexicon', () => {
+    // Below the walk of 300 ads that a search of whole words makes: words that begin alike, one beginning shared by
+    // more words than the lexicon gives (40), and an ad whose headline changes.
+    const ALIKE = ['lanternfish', 'lanternfishes', 'lanternfisher'];
+    const MANY = Array.from({ length: 40 }, (_, k) => `zephyrcoat${String(k + 1).padStart(2, '0')}`);
+    let alike: Seeded[] = [];
+    let many: Seeded[] = [];
+
+    beforeAll(async () => {
+      const day = (k: number) => new Date(Date.parse('2026-10-20T09:00:00Z') - k * 86_400_000).toISOString();
+      alike = await insertAds(ctx.db, [
+        ...ALIKE.flatMap((word, k) => [{ at: day(k), headline: `${word} club` }, { at: day(k + 40), headline: `The ${word}` }]),
+        { at: day(7), imageText: 'MINILANTERNFISH' },
+      ]);
+      many = await insertAds(ctx.db, MANY.map((word, k) => ({ at: day(k), headline: `${word} drop` })));
+    }, 60_000);
+
+    it('holds every word of every search document, and never a period word', async () => {
+      const { rows } = await ctx.db.query<{ missing: number; periods: number }>(
+        `select (select count(*)::int from (select distinct w from public.ads a, unnest(tsvector_to_array(a.search_vector)) w
+                                             where left(w, 1) <> '~' except select word from private.search_lexicon) x) as missing,
+                (select count(*)::int from private.search_lexicon where left(word, 1) = '~') as periods`);
+      expect(rows[0]).toEqual({ missing: 0, periods: 0 });
+    });
+
+    it('gives the words that begin so, none, or null past its limit', async () => {
+      const beginning = async (text: string) =>
+        (await ctx.db.query<{ words: string[] | null }>(`select private.search_words_beginning($1, 32) as words`, [text])).rows[0]!.words;
+      expect(await beginning('lanternfis')).toEqual(['lanternfish', 'lanternfisher', 'lanternfishes']);
+      expect(await beginning('lanternfishe')).toEqual(['lanternfisher', 'lanternfishes']);
+      expect(await beginning('lanternfisz')).toEqual([]);
+      expect(await beginning('zephyrcoat')).toBeNull();
+      expect(await beginning('zephyrcoat0')).toHaveLength(9);
+    });
+
+    it('finds every word that begins with the last word typed, and the text anywhere, newest first', async () => {
+      const found = (ads: Seeded[], search: string) =>
+        newestFirst(ads.filter((ad) => `${ad.headline ?? ''} ${ad.imageText ?? ''}`.toLowerCase().includes(search)));
+      expect(ids((await listAll({ search: 'lanternfis' })).ads)).toEqual(ids(found(alike, 'lanternfis')));
+      expect(ids((await listAll({ search: 'lanternfis', sort: 'relevance' })).ads)).toEqual([
+        ...ids(newestFirst(alike.filter((ad) => ad.headline))),
+        ...ids(alike.filter((ad) => ad.imageText)),
+      ]);
+      expect(ids((await listAll({ search: 'Lanternfishes' })).ads)).toEqual(ids(found(alike, 'lanternfishes')));
+      expect(ids((await listAll({ search: 'the lanternfish' })).ads)).toEqual(ids(newestFirst(alike.filter((ad) => ad.headline?.startsWith('The')))));
+      expect((await listAll({ search: 'lanternfisz' })).ads).toEqual([]);
+      // More words begin so than the lexicon gives: the search reads them by the beginning, with the same answer.
+      expect(ids((await listAll({ search: 'zephyrcoat' })).ads)).toEqual(ids(newestFirst(many)));
+    });
+
+    it('knows a word as soon as an ad is written with it, and answers nothing once no ad has it', async () => {
+      const ad = alike[0]!;
+      try {
+        await ctx.db.query(`update public.ads set headline = 'Glimmerwharf coats' where id = $1`, [ad.id]);
+        expect(ids((await listAll({ search: 'glimmerwh' })).ads)).toEqual([ad.id]);
+      } finally {
+        await ctx.db.query(`update public.ads set headline = $2 where id = $1`, [ad.id, ad.headline]);
+      }
+      expect((await listAll({ search: 'glimmerwh' })).ads).toEqual([]);
+      const { rows } = await ctx.db.query(`select 1 from private.search_lexicon where word = 'glimmerwharf'`);
+      expect(rows).toHaveLength(1);
+    });
   });
 
   describe('the period words', () => {
