@@ -347,4 +347,30 @@ describeOnEngines('visual fingerprints', (ctx) => {
     await expectPgError(list(`p_colour => 'blue'`, white.next_cursor), { code: '22023' });
     await expectPgError(list(`p_colour => 'teal'`), { code: 'P0001', detail: 'invalid_filter' });
   });
+
+  it('keeps every swatch of the palette its ads newest first, for a colour list_ads writes as a constant', async () => {
+    const { rows } = await ctx.db.query<{ name: string; indexdef: string | null }>(
+      `select p.name, i.indexdef from private.colour_palette p
+         left join pg_indexes i on i.schemaname = 'public' and i.tablename = 'ads' and i.indexname = 'ads_colour_' || p.name || '_order'
+        order by p.name`,
+    );
+    expect(rows.length).toBe(12);
+    for (const row of rows) {
+      expect(row.indexdef, row.name).toContain('(created_at DESC, id DESC)');
+      expect(row.indexdef, row.name).toContain(`colour_swatches @> '{${row.name}}'::text[]`);
+    }
+    // The statement's form of the filter is the index's: with sequential scans and sorts off, the planner can still
+    // answer a colour's newest ads in order, which it can only do from that index.
+    const plan = await ctx.db.transaction(async (tx) => {
+      await tx.query(`set local enable_seqscan = off`);
+      await tx.query(`set local enable_sort = off`);
+      await tx.query(`set local enable_bitmapscan = off`);
+      const { rows: lines } = await tx.query<{ 'QUERY PLAN': string }>(
+        `explain select a.id from public.ads a where not a.is_black_friday and a.colour_swatches @> array['purple']::text[]
+          order by a.created_at desc, a.id desc limit 61`,
+      );
+      return lines.map((line) => line['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toContain('ads_colour_purple_order');
+  });
 });
