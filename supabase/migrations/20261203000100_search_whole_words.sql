@@ -52,6 +52,17 @@ $$;
 revoke execute on function private.search_words_beginning(text, int) from public;
 
 
+-- How deep a search's walk of its order went: a walk p_short ads deep goes on to p_long in the same statement when
+-- the p_found matches it met would fill the p_need it was asked for within p_walk_on more ads at that rate.
+create or replace function private.search_walk_depth(p_short int, p_long int, p_walk_on int, p_found bigint, p_need int)
+returns int
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select case when p_found * (p_walk_on + p_short) >= p_need::bigint * p_short then p_long else p_short end
+$$;
+revoke execute on function private.search_walk_depth(int, int, int, bigint, int) from public;
+
 -- A page of 60 ads of one board in the asked order, with filters and search. The cursor comes from the previous
 -- page's next_cursor and only fits the same query; it carries the day the first page was read, so running days are
 -- counted to the same today on every page. For a viewer without valid access the page's clear ads come first.
@@ -273,7 +284,7 @@ begin
   -- the matches (%1$s, on w) after the cursor (%2$s) up to %3$s. When they fill the page they are the page; otherwise
   -- how many it found says how rare the search is. A search of whole words found often enough in its short walk to
   -- fill the page within c_walk_on more ads walks on to c_probe in the same statement (the second part runs only
-  -- then), since walking costs less than reading periods for it; it walked c_probe deep when it found that many.
+  -- then), since walking costs less than reading periods for it; private.search_walk_depth says how deep it went.
   v_walk := 'select coalesce(array_agg(x.id order by x.created_at desc, x.id desc), ''{}'') from ('
     || 'with near as (select w.id, w.created_at from (select a.id, a.created_at, a.search_vector, a.search_text'
     || ' from public.ads a where ' || v_filters || '%2$s order by a.created_at desc, a.id desc limit ' || v_walk_depth || ') w'
@@ -283,7 +294,8 @@ begin
          ' union all (select w.id, w.created_at from (select a.id, a.created_at, a.search_vector, a.search_text'
          || ' from public.ads a where ' || v_filters || '%2$s order by a.created_at desc, a.id desc'
          || ' offset ' || v_walk_depth || ' limit ' || (c_probe - v_walk_depth) || ') w'
-         || ' where %1$s and (select count(*) from near) * ' || (c_walk_on + v_walk_depth) || ' >= %3$s * ' || v_walk_depth
+         || ' where %1$s and private.search_walk_depth(' || v_walk_depth || ', ' || c_probe || ', ' || c_walk_on
+         || ', (select count(*) from near), %3$s) = ' || c_probe
          || ' order by w.created_at desc, w.id desc limit %3$s)'
        else '' end
     || ' order by 2 desc, 1 desc limit %3$s) x';
@@ -317,8 +329,7 @@ begin
               null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
       if cardinality(v_ids) <= c_page_size
          and (v_exact_query is not null or (61 - cardinality(v_ids)) * c_probe > c_walk_on * greatest(cardinality(v_ids), 1)) then
-        v_walked_depth := case when cardinality(v_ids) * (c_walk_on + v_walk_depth) >= 61 * v_walk_depth then c_probe
-                               else v_walk_depth end;
+        v_walked_depth := private.search_walk_depth(v_walk_depth, c_probe, c_walk_on, cardinality(v_ids), 61);
         v_ids := v_ids || private.search_newest_by_periods(
           format(v_walked, case when v_after_tier = 1 then ' and (a.created_at, a.id) < ($6, $7)' else '' end, v_walked_depth),
           format(v_periods, v_word_period), v_walked_depth, 61 - cardinality(v_ids), cardinality(v_ids),
@@ -345,8 +356,7 @@ begin
       if cardinality(v_ids) + cardinality(v_more) <= c_page_size
          and (v_exact_query is not null
               or (61 - cardinality(v_ids) - cardinality(v_more)) * c_probe > c_walk_on * greatest(cardinality(v_more), 1)) then
-        v_walked_depth := case when cardinality(v_more) * (c_walk_on + v_walk_depth) >= (61 - cardinality(v_ids)) * v_walk_depth
-                               then c_probe else v_walk_depth end;
+        v_walked_depth := private.search_walk_depth(v_walk_depth, c_probe, c_walk_on, cardinality(v_more), 61 - cardinality(v_ids));
         v_more := v_more || private.search_newest_by_periods(
           format(v_walked, case when v_after_tier = 2 then ' and (a.created_at, a.id) < ($6, $7)' else '' end, v_walked_depth),
           format(v_periods, v_phrase_period || ' and not coalesce(' || v_word_match || ', false)'), v_walked_depth,
@@ -474,8 +484,7 @@ begin
         v_rare := cardinality(v_ids) <= c_page_size
                   and (v_exact_query is not null or (61 - cardinality(v_ids)) * c_probe > c_walk_on * greatest(cardinality(v_ids), 1));
         if v_rare then
-          v_walked_depth := case when cardinality(v_ids) * (c_walk_on + v_walk_depth) >= 61 * v_walk_depth then c_probe
-                                 else v_walk_depth end;
+          v_walked_depth := private.search_walk_depth(v_walk_depth, c_probe, c_walk_on, cardinality(v_ids), 61);
           v_ids := v_ids || private.search_newest_by_periods(
             format(v_walked, case when v_cursor is not null then ' and (a.created_at, a.id) < ($6, $7)' else '' end, v_walked_depth),
             format(v_periods, '(' || v_word_period || ' or ' || v_phrase_period || ')'), v_walked_depth,
