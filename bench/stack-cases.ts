@@ -11,8 +11,11 @@ import { SEARCHES, type BenchData } from './seed.ts';
  */
 export type StackCaller = 'anon' | 'free' | 'subscriber';
 
-/** The listing pages the yardstick answers too; every other case is compared with its first page. */
-export type Listing = 'first page' | 'deep page' | 'brand' | 'tag' | 'search';
+/**
+ * The yardstick's pages: the listing pages, and one row of a small table (what the trivial read asks). Every
+ * other case is compared with its first page.
+ */
+export type Listing = 'first page' | 'deep page' | 'brand' | 'tag' | 'search' | 'one row';
 
 export type CaseKind = 'listing' | 'ad page' | 'save' | 'trivial read';
 
@@ -136,14 +139,17 @@ export function stackCases(data: BenchData, deepCursor: string, boards: Record<'
       }),
     });
   }
-  cases.push({ name: 'brands, one row', kind: 'trivial read', caller: 'subscriber', listing: 'first page', method: 'GET', path: '/rest/v1/brands?select=id,name&limit=1' });
+  cases.push({ name: 'brands, one row', kind: 'trivial read', caller: 'subscriber', listing: 'one row', method: 'GET', path: '/rest/v1/brands?select=id,name&limit=1' });
   return cases;
 }
 
 export function yardstickCases(data: BenchData, deepCursor: string): HttpCase[] {
-  return listingQueries(data, deepCursor).map(([listing, query]) => ({
-    name: `keyset route ${listingName(listing)}`, kind: 'listing', caller: 'yardstick', listing, method: 'GET', path: yardstickPath(query),
-  }));
+  return [
+    ...listingQueries(data, deepCursor).map(([listing, query]): HttpCase => ({
+      name: `keyset route ${listingName(listing)}`, kind: 'listing', caller: 'yardstick', listing, method: 'GET', path: yardstickPath(query),
+    })),
+    { name: 'hand-written route, brands, one row', kind: 'trivial read', caller: 'yardstick', listing: 'one row', method: 'GET', path: '/brands' },
+  ];
 }
 
 /**

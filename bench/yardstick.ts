@@ -6,6 +6,9 @@
  * does on this machine at about the same moment. It lives in bench/ and never
  * in the product.
  *
+ * GET /brands answers the trivial read (`brands?select=id,name&limit=1`) the same way: the JWT verified, one
+ * statement that builds the JSON array of one brand, sent as it is; the floor of a signed-in read on this machine.
+ *
  * What it does, per request (GET /ads?brand=&tag=&search=&cursor=):
  * - verifies the bearer JWT with the stack's secret (HS256, jose, every request;
  *   no cache of verified tokens);
@@ -102,6 +105,9 @@ export function pageSql(query: URLSearchParams, linkKey: string): { text: string
 
 class BadRequest extends Error {}
 
+/** GET /brands: the trivial read's answer (one brand's id and name as a JSON array), built in SQL. */
+const ONE_BRAND_SQL = `select coalesce(json_agg(row_to_json(b)), '[]')::text as body from (select id, name from public.brands limit 1) b`;
+
 function send(response: http.ServerResponse, status: number, body: string): void {
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   response.end(body);
@@ -112,7 +118,11 @@ async function answer(db: Database, secret: string, linkKey: string, request: ht
   if (!token) return send(response, 401, '{"message":"no bearer token"}');
   await verifyJwt(token, secret);
   const url = new URL(request.url ?? '/', 'http://yardstick');
-  if (request.method !== 'GET' || url.pathname !== '/ads') return send(response, 404, '{"message":"GET /ads only"}');
+  if (request.method === 'GET' && url.pathname === '/brands') {
+    const { rows } = await db.query<{ body: string }>(ONE_BRAND_SQL);
+    return send(response, 200, rows[0]!.body);
+  }
+  if (request.method !== 'GET' || url.pathname !== '/ads') return send(response, 404, '{"message":"GET /ads or /brands only"}');
   const { text, values } = pageSql(url.searchParams, linkKey);
   const { rows } = await db.query<{ body: string }>(text, values);
   send(response, 200, rows[0]!.body);

@@ -3,6 +3,7 @@ import { type Duplex, Readable } from 'node:stream';
 import type { ApiHandler } from './api-handler.ts';
 import { chooseEncoding, compressNow, isCompressible, MIN_COMPRESSED_BYTES } from './compression.ts';
 import { RequestBodyTooLargeError } from './json-body.ts';
+import { knownBody } from './known-body.ts';
 import { bodyLimitFor, DEFAULT_BODY_BYTES, requestLimitsOf, type RequestLimits } from './request-limits.ts';
 import { rawStackError, stackErrorBody, type StackErrorCode } from './stack-errors.ts';
 
@@ -45,17 +46,19 @@ export async function sendWebResponse(response: Response, res: ServerResponse, m
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
-  if (!response.body || method === 'HEAD') {
+  const known = knownBody(response);
+  if ((!known && !response.body) || method === 'HEAD') {
     res.writeHead(response.status, response.statusText, headers);
     res.end();
     return;
   }
-  // Small bodies (API answers) go out in one write with their length; large ones (files) stream.
-  const reader = response.body.getReader();
-  const head: Uint8Array[] = [];
-  let headBytes = 0;
-  let ended = false;
-  while (headBytes < SMALL_BODY_BYTES) {
+  // Small bodies (API answers) go out in one write with their length; large ones (files) stream. An answer
+  // built from bytes at hand is sent from them, without reading its stream back.
+  const reader = known ? null : response.body!.getReader();
+  const head: Uint8Array[] = known ? [known] : [];
+  let headBytes = known?.byteLength ?? 0;
+  let ended = known !== undefined;
+  while (reader && headBytes < SMALL_BODY_BYTES) {
     const { done, value } = await reader.read();
     if (done) {
       ended = true;
@@ -65,7 +68,7 @@ export async function sendWebResponse(response: Response, res: ServerResponse, m
     headBytes += value.byteLength;
   }
   if (ended) {
-    let body: Buffer = Buffer.concat(head);
+    let body: Uint8Array = head.length === 1 ? head[0]! : Buffer.concat(head);
     const encoding = body.byteLength >= MIN_COMPRESSED_BYTES && !response.headers.has('content-encoding') && isCompressible(response.headers.get('content-type'))
       ? chooseEncoding(acceptEncoding)
       : null;
@@ -83,7 +86,7 @@ export async function sendWebResponse(response: Response, res: ServerResponse, m
   try {
     for (const chunk of head) if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader!.read();
       if (done) break;
       if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve));
     }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { knownBody, responseWithBody } from '../http/known-body.ts';
 
 /**
  * ETag and 304 for rest/v1's GET answers. The tag is a hash of what the caller would receive (status, range,
@@ -10,8 +11,10 @@ import { createHash } from 'node:crypto';
 export async function withEntityTag(request: Request, response: Response): Promise<Response> {
   if (request.method !== 'GET' || (response.status !== 200 && response.status !== 206) || response.headers.has('etag')) return response;
   // Bytes, not text: a shared answer may come compressed already.
-  const body = new Uint8Array(await response.arrayBuffer());
-  const headers = new Headers(response.headers);
+  const known = knownBody(response);
+  const body = known ?? new Uint8Array(await response.arrayBuffer());
+  // An answer built here has mutable headers and its bytes at hand: it is tagged as it is.
+  const headers = known ? response.headers : new Headers(response.headers);
   const tag = `W/"${createHash('sha256')
     .update(`${response.status}\n${headers.get('content-range') ?? ''}\n${headers.get('content-type') ?? ''}\n`)
     .update(body)
@@ -19,11 +22,12 @@ export async function withEntityTag(request: Request, response: Response): Promi
     .slice(0, 32)}"`;
   headers.set('etag', tag);
   if (matchesTag(request.headers.get('if-none-match'), tag)) {
-    headers.delete('content-type');
-    headers.delete('content-length');
-    return new Response(null, { status: 304, headers });
+    const unchanged = new Headers(headers);
+    unchanged.delete('content-type');
+    unchanged.delete('content-length');
+    return new Response(null, { status: 304, headers: unchanged });
   }
-  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  return known ? response : responseWithBody(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** If-None-Match's weak comparison: any listed tag equal to ours, with or without W/, or *. */

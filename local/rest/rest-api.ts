@@ -3,6 +3,7 @@ import { runAsCaller, type CallerStatement } from '../db/caller-scope.ts';
 import type { Database, QueryResult } from '../db/database.ts';
 import type { ApiContext, ApiHandler } from '../http/api-handler.ts';
 import { callerClaims, InvalidJwtError, MissingApiKeyError } from '../http/caller.ts';
+import { responseWithBody } from '../http/known-body.ts';
 import { jsonNestingExceeds, jsonTooDeepMessage, readBodyText, RequestBodyTooLargeError } from '../http/json-body.ts';
 import { parseColumns, parseSelect } from './query-grammar.ts';
 import { Aliases, applyParameters, planSelect, referencedColumns, relationSource, tableNotFound, type PlanNode } from './read-plan.ts';
@@ -241,10 +242,8 @@ export function createRestApi(ctx: ApiContext): RestApi {
       respond: (result) => {
         const row = firstRow(result);
         if (fn.returnsSet) return readResponse(context, row, root.offset ?? 0);
-        return new Response(context.head ? null : row.body ?? 'null', {
-          status: 200,
-          headers: { 'Content-Type': context.accept.single ? OBJECT_TYPE : JSON_TYPE, ...appliedHeaders(context.prefer) },
-        });
+        const init = { status: 200, headers: { 'Content-Type': context.accept.single ? OBJECT_TYPE : JSON_TYPE, ...appliedHeaders(context.prefer) } };
+        return context.head ? new Response(null, init) : responseWithBody(row.body ?? 'null', init);
       },
     };
   }
@@ -380,14 +379,15 @@ export function createRestApi(ctx: ApiContext): RestApi {
     }
     if (context.accept.single && pageTotal !== 1) throw singleRowError(pageTotal);
     const status = total !== null && pageTotal < total ? 206 : 200;
-    return new Response(context.head ? null : row.body, {
+    const init = {
       status,
       headers: {
         'Content-Type': context.accept.single ? OBJECT_TYPE : JSON_TYPE,
         'Content-Range': range,
         ...appliedHeaders(context.prefer),
       },
-    });
+    };
+    return context.head || row.body === null ? new Response(null, init) : responseWithBody(row.body, init);
   }
 
   const handler = async (request: Request): Promise<Response> => {

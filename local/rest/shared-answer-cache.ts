@@ -1,6 +1,7 @@
 import type { AccessClaims } from '../auth/jwt.ts';
 import type { Database } from '../db/database.ts';
 import { chooseEncoding, compressNow, isCompressible, MIN_COMPRESSED_BYTES, type Encoding } from '../http/compression.ts';
+import { responseWithBody } from '../http/known-body.ts';
 import { isDatabaseError } from './rest-error.ts';
 
 /**
@@ -223,13 +224,13 @@ function isNewer(a: string, b: string): boolean {
  */
 function responseOf(entry: Entry, acceptEncoding: string | null = null): Response {
   const encoded = encodedBody(entry, acceptEncoding);
-  if (!encoded) return new Response(entry.body, { status: entry.status, headers: entry.headers });
+  if (!encoded) return entry.body === null ? new Response(null, { status: entry.status, headers: entry.headers }) : responseWithBody(entry.body, { status: entry.status, headers: entry.headers });
   const headers = new Headers(entry.headers);
   headers.set('content-encoding', encoded.encoding);
   headers.set('content-length', String(encoded.bytes.byteLength));
   headers.append('vary', 'accept-encoding');
   const { bytes } = encoded;
-  return new Response(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), { status: entry.status, headers });
+  return responseWithBody(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), { status: entry.status, headers });
 }
 
 function encodedBody(entry: Entry, acceptEncoding: string | null): { encoding: Encoding; bytes: Buffer } | null {
