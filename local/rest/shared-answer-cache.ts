@@ -1,7 +1,7 @@
 import type { AccessClaims } from '../auth/jwt.ts';
 import type { Database } from '../db/database.ts';
 import { chooseEncoding, compressNow, isCompressible, MIN_COMPRESSED_BYTES, type Encoding } from '../http/compression.ts';
-import { responseWithBody } from '../http/known-body.ts';
+import { knownBody, responseWithBody } from '../http/known-body.ts';
 import { isDatabaseError } from './rest-error.ts';
 
 /**
@@ -38,7 +38,7 @@ const CALLER_VERSION_SQL = `select private.answer_class_of($1::uuid) as answer_c
                               from private.anonymous_answer_versions where function_name = $2`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_ENTRIES = 256;
-const MAX_BODY_CHARS = 2_000_000;
+const MAX_BODY_BYTES = 2_000_000;
 /** Headers that change an answer besides the method, path, query and body. */
 const KEY_HEADERS = ['accept', 'accept-profile', 'content-profile', 'content-type', 'prefer', 'range'];
 
@@ -57,7 +57,8 @@ interface Entry {
   version: string;
   status: number;
   headers: [string, string][];
-  body: string | null;
+  /** The answer's bytes, sent as they are to every caller of the class (never decoded and encoded again). */
+  body: Uint8Array<ArrayBuffer> | null;
   /** The body compressed, per encoding, made the first time a client accepting it asks (encodedBody). */
   encoded?: Map<Encoding, Buffer>;
 }
@@ -176,7 +177,7 @@ export class SharedAnswerCache {
         settle(null);
         return response;
       }
-      const body = response.body === null ? null : await response.text();
+      const body = knownBody(response) ?? (response.body === null ? null : new Uint8Array(await response.arrayBuffer()));
       const entry: Entry = { version, status: response.status, headers: [...response.headers], body };
       // The call ran after the class was read: if the caller's access changed in between, the answer is theirs
       // alone, never one to hand the class it was not computed for.
@@ -184,7 +185,7 @@ export class SharedAnswerCache {
         settle(null);
         return responseOf(entry);
       }
-      if (body === null || body.length <= MAX_BODY_CHARS) this.store(key, entry);
+      if (body === null || body.byteLength <= MAX_BODY_BYTES) this.store(key, entry);
       settle(entry);
       return responseOf(entry, acceptEncoding);
     } catch (error) {
@@ -234,7 +235,7 @@ function responseOf(entry: Entry, acceptEncoding: string | null = null): Respons
 }
 
 function encodedBody(entry: Entry, acceptEncoding: string | null): { encoding: Encoding; bytes: Buffer } | null {
-  if (entry.body === null || entry.body.length < MIN_COMPRESSED_BYTES) return null;
+  if (entry.body === null || entry.body.byteLength < MIN_COMPRESSED_BYTES) return null;
   const contentType = entry.headers.find(([name]) => name === 'content-type')?.[1] ?? null;
   if (!isCompressible(contentType) || entry.headers.some(([name]) => name === 'content-encoding')) return null;
   const encoding = chooseEncoding(acceptEncoding);
@@ -242,7 +243,7 @@ function encodedBody(entry: Entry, acceptEncoding: string | null): { encoding: E
   entry.encoded ??= new Map();
   let bytes = entry.encoded.get(encoding);
   if (!bytes) {
-    bytes = compressNow(Buffer.from(entry.body), encoding);
+    bytes = compressNow(entry.body, encoding);
     entry.encoded.set(encoding, bytes);
   }
   return { encoding, bytes };
