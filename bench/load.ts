@@ -126,10 +126,14 @@ function runConnection(
       sent += 1;
     };
     const open = () => {
-      socket = net.connect({ host, port, noDelay: true });
-      socket.on('connect', sendNext);
-      socket.on('data', (chunk: Buffer) => {
-        if (!waiting) return;
+      const current = net.connect({ host, port, noDelay: true });
+      socket = current;
+      // Events of a socket given up (closed after its answer) no longer concern the loop.
+      current.on('connect', () => {
+        if (socket === current) sendNext();
+      });
+      current.on('data', (chunk: Buffer) => {
+        if (socket !== current || !waiting) return;
         const answer = reader.push(chunk);
         if (answer === null) return;
         waiting = false;
@@ -141,9 +145,9 @@ function runConnection(
         }
         sendNext();
       });
-      socket.on('error', () => {});
-      socket.on('close', () => {
-        if (finished) return;
+      current.on('error', () => {});
+      current.on('close', () => {
+        if (finished || socket !== current) return;
         if (waiting) {
           waiting = false;
           record(performance.now() - requestStarted, false);
