@@ -79,7 +79,8 @@ journey('on a phone the menu opens a 280 px drawer that closes after navigating,
   }
   await page.keyboard.press('Escape');
   await drawer.waitFor({ state: 'hidden' });
-  expect(await focusedLabel(page)).toBe('Open menu');
+  // The dialog gives the focus back as it unmounts, a moment after it is hidden.
+  await expect.poll(() => focusedLabel(page), { timeout: 2_000, interval: 50 }).toBe('Open menu');
 });
 
 journey('the user menu and the sidebar work by keyboard', async ({ page, stack }) => {
