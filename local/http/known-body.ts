@@ -65,9 +65,9 @@ export class BytesResponse extends Response {
   }
 }
 
-/** A Response whose body is `body`, built without a stream (BytesResponse). */
-export function responseWithBody(body: string | Uint8Array<ArrayBuffer>, init: ResponseInit): Response {
-  return new BytesResponse(body, init);
+/** The answer for a body that may be absent: a BytesResponse, or a Response without a body for null. */
+export function responseWithBody(body: string | Uint8Array<ArrayBuffer> | null, init: ResponseInit): Response {
+  return body === null ? new Response(null, init) : new BytesResponse(body, init);
 }
 
 /** The bytes of a BytesResponse whose body nobody has read as a Response's. */

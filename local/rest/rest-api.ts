@@ -243,7 +243,7 @@ export function createRestApi(ctx: ApiContext): RestApi {
         const row = firstRow(result);
         if (fn.returnsSet) return readResponse(context, row, root.offset ?? 0);
         const init = { status: 200, headers: { 'Content-Type': context.accept.single ? OBJECT_TYPE : JSON_TYPE, ...appliedHeaders(context.prefer) } };
-        return context.head ? new Response(null, init) : responseWithBody(row.body ?? 'null', init);
+        return responseWithBody(context.head ? null : row.body ?? 'null', init);
       },
     };
   }
@@ -387,7 +387,7 @@ export function createRestApi(ctx: ApiContext): RestApi {
         ...appliedHeaders(context.prefer),
       },
     };
-    return context.head || row.body === null ? new Response(null, init) : responseWithBody(row.body, init);
+    return responseWithBody(context.head ? null : row.body, init);
   }
 
   const handler = async (request: Request): Promise<Response> => {

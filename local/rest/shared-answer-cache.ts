@@ -225,7 +225,7 @@ function isNewer(a: string, b: string): boolean {
  */
 function responseOf(entry: Entry, acceptEncoding: string | null = null): Response {
   const encoded = encodedBody(entry, acceptEncoding);
-  if (!encoded) return entry.body === null ? new Response(null, { status: entry.status, headers: entry.headers }) : responseWithBody(entry.body, { status: entry.status, headers: entry.headers });
+  if (!encoded) return responseWithBody(entry.body, { status: entry.status, headers: entry.headers });
   const headers = new Headers(entry.headers);
   headers.set('content-encoding', encoded.encoding);
   headers.set('content-length', String(encoded.bytes.byteLength));

@@ -38,7 +38,9 @@ describe('answers built from bytes at hand (BytesResponse)', () => {
     expect(responseWithBody(new Uint8Array([1]), {}).headers.has('content-type')).toBe(false);
   });
 
-  it('is not known for a Response built otherwise', () => {
+  it('is not known for a Response built otherwise, and null makes an answer without a body', () => {
     expect(knownBody(new Response('x'))).toBeUndefined();
+    const empty = responseWithBody(null, { status: 204 });
+    expect([empty.status, empty.body, knownBody(empty)]).toEqual([204, null, undefined]);
   });
 });
