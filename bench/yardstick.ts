@@ -20,11 +20,12 @@
  *   range; a search is the union of the ordered ranges of the brands,
  *   categories, types and tags whose name matches, as list_ads does for a
  *   narrow search;
- * - builds the answer in SQL, the same bytes of work as list_ads for a caller
- *   who sees every ad clear: each ad is its stored card plus is_clear and the
- *   two display links, signed with the image-link secret by the same SQL
- *   (private.signed_object_url, inlined), so the answer is what list_ads gives
- *   a subscriber, ad for ad; and sends that text as it is.
+ * - builds the answer in SQL the way list_ads does for a caller who sees every
+ *   ad clear (as text, like private.ads_json_text): each ad is its stored
+ *   card's text plus is_clear and the two display links, signed with the
+ *   image-link secret by the same SQL (private.signed_object_url, inlined), so
+ *   the answer is what list_ads gives a subscriber, ad for ad; and sends that
+ *   text as it is.
  *
  * What it does not do: no role switch, claims or row-level security (it connects
  * as the database owner), no statement timeout, no paywall (no access check, no
@@ -93,9 +94,9 @@ export function pageSql(query: URLSearchParams, linkKey: string): { text: string
   const key = `$${values.push(linkKey)}`;
   const link = (path: string) => `private.signed_object_url('ad-images', r.${path}, w.iat, w.iat + 86400, decode(${key}::text, 'hex'))`;
   const text = `select json_build_object(
-      'ads', coalesce(jsonb_agg(r.card || jsonb_build_object('is_clear', true, 'preview_url', null,
-                                  'display_480_url', ${link('display_480_path')}, 'display_960_url', ${link('display_960_path')})
-                        order by r.n) filter (where r.n <= ${PAGE_SIZE}), '[]'::jsonb),
+      'ads', ('[' || coalesce(string_agg(left(r.card::text, -1) || ', "is_clear": true, "preview_url": null, "display_480_url": "'
+                                           || ${link('display_480_path')} || '", "display_960_url": "' || ${link('display_960_path')} || '"}',
+                                         ', ' order by r.n) filter (where r.n <= ${PAGE_SIZE}), '') || ']')::json,
       'next_cursor', case when count(*) > ${PAGE_SIZE}
                           then max(private.iso_utc(r.created_at) || '_' || r.id) filter (where r.n = ${PAGE_SIZE}) end)::text as body
     from (select p.*, row_number() over (order by p.created_at desc, p.id desc) as n from (${range}) p) r
