@@ -2,8 +2,8 @@
 --
 -- private.ads_json merged every stored card with its links (a new jsonb value per ad), aggregated them into one
 -- more, and the API then wrote the whole value out as text again. private.ads_json_text takes each card's text,
--- appends the ad's clear state and signed links, and joins them: the same keys and values, in about two thirds of
--- the time for a page of 60 (docs/decisions/0043). It is now the one definition of an ad as the lists and the detail
+-- appends the ad's clear state and signed links, and joins them: the same keys and values, in less time (see
+-- docs/decisions/0043 and bench/page-build.sql). It is now the one definition of an ad as the lists and the detail
 -- page return it: list_ads and list_collection_ads return its json as it is, and ads_json, which the single-ad and
 -- short answers use, reads it as jsonb.
 
@@ -14,10 +14,13 @@
 -- checked to [A-Za-z0-9/_.-]), so they need no escaping in JSON.
 create function private.ads_json_text(p_ids uuid[], p_clear boolean[], p_extra jsonb[] default null)
 returns json
--- plpgsql keeps the query's plan for the session; a SQL function is planned again on every call.
+-- plpgsql keeps the query's plan for the session; a SQL function is planned again on every call. The plan is the
+-- generic one from the first call: left to choose, a session whose first calls were for one ad (the detail page)
+-- kept planning the statement on every call, about 0.7 ms each, for every page after them.
 language plpgsql stable
 security definer
 set search_path = ''
+set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_key bytea := private.image_link_key();
