@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { adImageUrl } from '../../lib/image-urls.ts';
 import { TEXTS } from '../../lib/spec-texts.ts';
 
@@ -41,7 +41,9 @@ export default function AdCardVideo({ url }: { url: string }) {
   const [shown, setShown] = useState(false);
   const [failed, setFailed] = useState(false);
 
-  useEffect(() => {
+  // Attached as the player is put in the page, before anything can happen to it: a passive effect would leave a
+  // moment in which a pointer entering the card or the card scrolling into view went unseen.
+  useLayoutEffect(() => {
     const element = box.current;
     const card = element?.closest('article');
     if (!element || !card) return;
