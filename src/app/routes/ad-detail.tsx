@@ -13,7 +13,7 @@ import { TEXTS } from '../../lib/spec-texts.ts';
 import { AdGateModal } from '../../features/ad-gate/components/ad-gate-modal.tsx';
 import { useAdViewGate } from '../../features/ad-gate/hooks/use-ad-view-gate.ts';
 import { adQueryOptions, useAd } from '../../features/ad-detail/api/get-ad.ts';
-import { adNeighboursQueryOptions, useAdNeighbours } from '../../features/ad-detail/api/get-ad-neighbours.ts';
+import { adNeighboursQueryOptions, useAdNeighbours, type AdNeighbours } from '../../features/ad-detail/api/get-ad-neighbours.ts';
 import { useDownloadOriginal } from '../../features/ad-detail/api/download-original.ts';
 import { AdDetailView } from '../../features/ad-detail/components/ad-detail-view.tsx';
 import { isCovered, useAdNavigationInput } from '../../features/ad-detail/hooks/use-ad-navigation-input.ts';
@@ -118,8 +118,11 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
         else go(target);
         return;
       }
+      // A press that comes before the ad's neighbours are known waits for them rather than being lost.
+      const pick = (neighbours: AdNeighbours) => (direction === 'previous' ? neighbours.previous_id : neighbours.next_id);
       const known = queryClient.getQueryData(adNeighboursQueryOptions(from).queryKey);
-      go(direction === 'previous' ? known?.previous_id : known?.next_id);
+      if (known) go(pick(known));
+      else void queryClient.fetchQuery(adNeighboursQueryOptions(from)).then((neighbours) => go(pick(neighbours)), () => undefined);
     },
     [queryClient, navigate, location.state],
   );

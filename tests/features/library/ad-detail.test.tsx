@@ -123,6 +123,29 @@ describe('the ad detail', () => {
       await screen.findByRole('link', { name: 'Kindred' });
     });
 
+    it('keeps a press that comes before the next ad’s neighbours are known, and moves on once they are', async () => {
+      serveNavigation();
+      // The second ad's neighbours answer only when the test says so.
+      let answerSecond: () => void = () => undefined;
+      const secondAnswered = new Promise<void>((resolve) => (answerSecond = resolve));
+      const order = [first!.id, second!.id, third!.id];
+      fakeSupabase.onRpc('get_ad_neighbours', async (args) => {
+        const index = order.indexOf(args.p_id as string);
+        if (args.p_id === second!.id) await secondAnswered;
+        return { data: { previous_id: order.at(index - 1), next_id: order[(index + 1) % order.length] }, error: null };
+      });
+      const app = renderApp(`/ads/${first!.id}`);
+      await navigationReady('Next ad');
+      await act(async () => {
+        fireEvent.keyDown(window, { key: 'ArrowRight' });
+        fireEvent.keyDown(window, { key: 'ArrowRight' });
+      });
+      await waitFor(() => expect(app.currentUrl()).toBe(`/ads/${second!.id}`));
+      await act(async () => answerSecond());
+      await waitFor(() => expect(app.currentUrl()).toBe(`/ads/${third!.id}`));
+      await screen.findByRole('link', { name: 'Kindred' });
+    });
+
     it('moves on a vertical swipe longer than 40 px, and not on a shorter one', async () => {
       serveNavigation();
       const app = renderApp(`/ads/${first!.id}`);
