@@ -125,9 +125,9 @@ export function createRestApi(ctx: ApiContext): RestApi {
     const rpc = segments.length === 2 && segments[0] === 'rpc' ? segments[1]! : null;
     if (rpc !== null && context.prefer.tx !== 'rollback' && ['GET', 'HEAD', 'POST'].includes(request.method)
       && sharedAnswers.applies(caller, rpc)) {
-      const call = await sharedAnswers.callOf(caller, rpc);
+      context.bodyText = request.method === 'POST' ? await readBodyText(request, ctx.config.MAX_REQUEST_BODY_BYTES) : '';
+      const call = sharedAnswers.askedBefore(caller, request, url, context.bodyText) ? await sharedAnswers.callOf(caller, rpc) : null;
       if (call !== null) {
-        context.bodyText = request.method === 'POST' ? await readBodyText(request, ctx.config.MAX_REQUEST_BODY_BYTES) : '';
         const key = SharedAnswerCache.key(caller, call, request, url, context.bodyText);
         return sharedAnswers.answer(key, caller, call, () => execute(context, caller, rpc, segments), request.headers.get('accept-encoding'));
       }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AccessClaims } from '../auth/jwt.ts';
 import type { Database } from '../db/database.ts';
 import { chooseEncoding, compressNow, isCompressible, MIN_COMPRESSED_BYTES, type Encoding } from '../http/compression.ts';
@@ -28,6 +29,13 @@ import { isDatabaseError } from './rest-error.ts';
  * database (private.image_link_window_start): the version read carries the
  * current window, so no answer outlives the window its links were signed in.
  *
+ * A call is kept only from its second ask on, by a caller of any class
+ * (askedBefore): the first is answered as if there were no cache, in one round
+ * trip. Most calls asked once are never asked again (a filter or a date nobody
+ * else combines), and keeping them would push out the answers many callers
+ * share; so would a caller sending a new call with every request. Both the
+ * calls asked and the answers kept are dropped least recently asked first.
+ *
  * A database without the table (or where the API's login cannot read it)
  * simply has no cache.
  */
@@ -38,6 +46,8 @@ const CALLER_VERSION_SQL = `select private.answer_class_of($1::uuid) as answer_c
                               from private.anonymous_answer_versions where function_name = $2`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_ENTRIES = 256;
+/** Calls remembered as asked (by a digest of their key): a call asked again within this many others is kept. */
+const MAX_ASKED = 65_536;
 const MAX_BODY_BYTES = 2_000_000;
 /** Headers that change an answer besides the method, path, query and body. */
 const KEY_HEADERS = ['accept', 'accept-profile', 'content-profile', 'content-type', 'prefer', 'range'];
@@ -65,6 +75,8 @@ interface Entry {
 
 export class SharedAnswerCache {
   private readonly entries = new Map<string, Entry>();
+  /** Digests of the calls asked (without the caller's class), least recently asked first. */
+  private readonly asked = new Set<string>();
   private readonly computing = new Map<string, Promise<Entry | null>>();
   private disabled = false;
   /** Function names from the last versions read: calls of other functions skip the query. */
@@ -78,6 +90,7 @@ export class SharedAnswerCache {
   /** Forgets every answer and asks the database again which functions qualify (after a schema change). */
   reset(): void {
     this.entries.clear();
+    this.asked.clear();
     this.disabled = false;
     this.names = null;
   }
@@ -147,6 +160,19 @@ export class SharedAnswerCache {
     return running;
   }
 
+  /**
+   * Whether a caller of this role asked this call before, in any class; notes the ask. A call asked for the first
+   * time is answered without the cache (no class or version read, nothing kept).
+   */
+  askedBefore(claims: AccessClaims, request: Request, url: URL, body: string): boolean {
+    const headers = KEY_HEADERS.map((name) => request.headers.get(name) ?? '');
+    const digest = createHash('sha256').update(JSON.stringify([claims.role, request.method, url.pathname, url.search, headers, body])).digest('base64');
+    const before = this.asked.delete(digest);
+    if (!before && this.asked.size >= MAX_ASKED) this.asked.delete(this.asked.values().next().value!);
+    this.asked.add(digest);
+    return before;
+  }
+
   static key(claims: AccessClaims, call: SharedCall, request: Request, url: URL, body: string): string {
     const headers = KEY_HEADERS.map((name) => request.headers.get(name) ?? '');
     return JSON.stringify([claims.role, call.answerClass, request.method, url.pathname, url.search, headers, body]);
@@ -159,7 +185,12 @@ export class SharedAnswerCache {
   async answer(key: string, claims: AccessClaims, call: SharedCall, compute: () => Promise<Response>, acceptEncoding: string | null = null): Promise<Response> {
     const { version } = call;
     const cached = this.entries.get(key);
-    if (cached && cached.version === version) return responseOf(cached, acceptEncoding);
+    if (cached && cached.version === version) {
+      // The most recently asked answer is the last to be dropped.
+      this.entries.delete(key);
+      this.entries.set(key, cached);
+      return responseOf(cached, acceptEncoding);
+    }
     const flightKey = `${version}\n${key}`;
     const running = this.computing.get(flightKey);
     if (running) {

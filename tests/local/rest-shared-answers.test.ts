@@ -72,6 +72,8 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
   it('answers a repeated anonymous call from the cache while nothing it reads is written', async () => {
     const first = await anonText();
     expect(first).toBe(await sqlPage());
+    // Asked again: kept from now on.
+    expect(await anonText()).toBe(first);
     // Changed behind the triggers' back: only a cached answer can still show the old name.
     await renameBrandQuietly('Renamed Quietly');
     expect(await anonText()).toBe(first);
@@ -80,6 +82,50 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
     await ctx.db.query('update public.brands set name = $2 where id = $1', [brandId, 'Cached Brand']);
     const after = await anonText();
     expect(after).toBe(await sqlPage());
+  });
+
+  it('keeps no answer of a call asked once, and keeps one from its second ask by a caller of any class', async () => {
+    const body = { p_since: '2026-03-02T00:00:00.000Z' };
+    const once = await anonText(body);
+    expect(once).toContain('Cached Brand');
+    await renameBrandQuietly('Asked Once');
+    try {
+      // Nothing was kept from the first ask: the second is the database's, and is kept.
+      const second = await anonText(body);
+      expect(second).toContain('Asked Once');
+      await renameBrandQuietly('Asked Twice');
+      expect(await anonText(body)).toBe(second);
+      // A signed-in caller asking a call anonymous callers asked is another call: answered, not kept, the first time.
+      const token = await userToken(config, people.subscriber);
+      const signedIn = await (await call({ p_since: '2026-03-03T00:00:00.000Z' }, token)).text();
+      expect(signedIn).toContain('Asked Twice');
+      await renameBrandQuietly('Signed In Twice');
+      // A free account asks it next: its second ask, answered from the database and kept for members.
+      const freeToken = await userToken(config, people.free);
+      const member = await (await call({ p_since: '2026-03-03T00:00:00.000Z' }, freeToken)).text();
+      expect(member).toContain('Signed In Twice');
+      await renameBrandQuietly('Kept For Members');
+      expect(await (await call({ p_since: '2026-03-03T00:00:00.000Z' }, freeToken)).text()).toBe(member);
+    } finally {
+      await ctx.db.query('update public.brands set name = $2 where id = $1', [brandId, 'Cached Brand']);
+    }
+  });
+
+  it('keeps the answers asked most recently when many calls are asked once each', async () => {
+    const cache = new SharedAnswerCache(ctx.db);
+    const request = new Request(`${TEST_ORIGIN}/rest/v1/rpc/list_ads`, { method: 'POST' });
+    const url = new URL(`${TEST_ORIGIN}/rest/v1/rpc/list_ads`);
+    const claims = { role: 'anon' } as const;
+    expect(cache.askedBefore(claims, request, url, '{"p_since":"a"}')).toBe(false);
+    expect(cache.askedBefore(claims, request, url, '{"p_since":"a"}')).toBe(true);
+    // 65,536 calls asked once each push out every call not asked since: the popular one, asked now and then, stays.
+    for (let i = 0; i < 65_536; i += 1) {
+      if (i % 10_000 === 0) expect(cache.askedBefore(claims, request, url, '{"p_since":"popular"}')).toBe(i > 0);
+      cache.askedBefore(claims, request, url, `{"p_since":"${i}"}`);
+    }
+    expect(cache.askedBefore(claims, request, url, '{"p_since":"popular"}')).toBe(true);
+    expect(cache.askedBefore(claims, request, url, '{"p_since":"a"}')).toBe(false);
+    expect(cache.askedBefore({ role: 'authenticated', sub: people.free.id } as never, request, url, '{"p_since":"popular"}')).toBe(false);
   });
 
   it('bumps the version on a write to every table list_ads reads, and on nothing else', async () => {
@@ -182,6 +228,8 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
 
   it('serves one subscriber the answer computed for another, and never to a free account', async () => {
     const pageAs = async (user: Personas[keyof Personas]) => (await call({}, await userToken(config, user))).text();
+    // Asked once, so that both classes' answers are kept from here on.
+    await pageAs(people.subscriber);
     const subscriberFirst = await pageAs(people.subscriber);
     const [subscriberSql] = await queryAs<{ page: string }>(ctx.db, userActor(people.subscriber), 'select public.list_ads()::text as page');
     expect(subscriberFirst).toBe(subscriberSql!.page);
