@@ -74,14 +74,16 @@ describe('the ad detail', () => {
       return button;
     }
 
-    function serveNavigation() {
+    /** A subscriber and three ads in a ring; `answered(id)` may hold back the answer of one ad's neighbours. */
+    function serveNavigation(answered: (id: string) => Promise<void> | void = () => undefined) {
       fakeSupabase.session = sessionFor(USER_ID);
       fakeSupabase.onRpc('has_valid_access', () => ({ data: true, error: null }));
       fakeSupabase.onRpc('get_or_create_favorites_id', () => ({ data: FAVORITES_ID, error: null }));
       serveAds(first!, second!, third!);
       const order = [first!.id, second!.id, third!.id];
-      fakeSupabase.onRpc('get_ad_neighbours', (args) => {
+      fakeSupabase.onRpc('get_ad_neighbours', async (args) => {
         const index = order.indexOf(args.p_id as string);
+        await answered(args.p_id as string);
         return { data: { previous_id: order.at(index - 1), next_id: order[(index + 1) % order.length] }, error: null };
       });
     }
@@ -124,16 +126,10 @@ describe('the ad detail', () => {
     });
 
     it('keeps a press that comes before the next ad’s neighbours are known, and moves on once they are', async () => {
-      serveNavigation();
       // The second ad's neighbours answer only when the test says so.
       let answerSecond: () => void = () => undefined;
       const secondAnswered = new Promise<void>((resolve) => (answerSecond = resolve));
-      const order = [first!.id, second!.id, third!.id];
-      fakeSupabase.onRpc('get_ad_neighbours', async (args) => {
-        const index = order.indexOf(args.p_id as string);
-        if (args.p_id === second!.id) await secondAnswered;
-        return { data: { previous_id: order.at(index - 1), next_id: order[(index + 1) % order.length] }, error: null };
-      });
+      serveNavigation((id) => (id === second!.id ? secondAnswered : undefined));
       const app = renderApp(`/ads/${first!.id}`);
       await navigationReady('Next ad');
       await act(async () => {
