@@ -16,7 +16,7 @@ import {
 } from './rest-error.ts';
 import { withEntityTag } from './entity-tags.ts';
 import { SharedAnswerCache } from './shared-answer-cache.ts';
-import { CALL_CTE, callCte, resolveFunction, resultSource } from './rpc-sql.ts';
+import { CALL_CTE, callCte, resolveFunction, resultSource, scalarCallStatement } from './rpc-sql.ts';
 import { EXPOSED_SCHEMA, loadSchemaCache, type Relation, type SchemaCache } from './schema-cache.ts';
 import { qualified, quoteIdent, SqlParameters } from './sql-parameters.ts';
 import { checkColumns, deleteSql, insertSql, updateSql } from './write-sql.ts';
@@ -213,9 +213,10 @@ export function createRestApi(ctx: ApiContext): RestApi {
       fn = resolveFunction(cache, name, Object.keys(args), role);
     }
     const sql = new SqlParameters();
-    const cte = callCte(fn, args, request.method === 'POST' ? 'json' : 'text', sql);
+    const argumentsFrom = request.method === 'POST' ? 'json' : 'text';
     const readOnly = request.method !== 'POST';
     if (fn.returnShape === 'void') {
+      const cte = callCte(fn, args, argumentsFrom, sql);
       return {
         readOnly,
         mayRefuse: false,
@@ -234,7 +235,11 @@ export function createRestApi(ctx: ApiContext): RestApi {
       stripNulls: context.accept.stripNulls,
       scalarColumn: scalar ? fn.name : undefined,
     };
-    const text = renderRead(root, `${CALL_CTE} as ${quoteIdent(root.alias)}`, output, sql, cte);
+    const asItIs = scalar && !fn.returnsSet && !output.count && !output.head && !output.stripNulls && root.filters.length === 0
+      && root.order.length === 0 && root.limit === undefined && root.offset === undefined;
+    const text = asItIs
+      ? scalarCallStatement(fn, args, argumentsFrom, sql)
+      : renderRead(root, `${CALL_CTE} as ${quoteIdent(root.alias)}`, output, sql, callCte(fn, args, argumentsFrom, sql));
     return {
       readOnly,
       mayRefuse: fn.returnsSet && refusable(context),

@@ -60,23 +60,44 @@ export function resultSource(cache: SchemaCache, fn: FunctionInfo): Source {
   return { name: fn.name, columns: new Map([[fn.name, column]]), relationshipOrigin: null };
 }
 
+/** The call with its arguments, and the row of JSON arguments it reads them from (POST), if any. */
+function callParts(fn: FunctionInfo, args: Record<string, unknown>, from: 'json' | 'text', sql: SqlParameters): { record: string | null; call: string } {
+  const given = fn.parameters.filter((p) => Object.hasOwn(args, p.name));
+  if (from === 'json' && given.length > 0) {
+    const record = `jsonb_to_record(${sql.add(JSON.stringify(args))}::jsonb) as pgrst_args (${given.map((p) => `${quoteIdent(p.name)} ${p.type}`).join(', ')})`;
+    const call = given.map((p) => `${p.mode === 'v' ? 'variadic ' : ''}${quoteIdent(p.name)} => pgrst_args.${quoteIdent(p.name)}`);
+    return { record, call: `${qualified(EXPOSED_SCHEMA, fn.name)}(${call.join(', ')})` };
+  }
+  const call = given.map((p) => `${p.mode === 'v' ? 'variadic ' : ''}${quoteIdent(p.name)} => ${sql.add(args[p.name])}::${p.type}`);
+  return { record: null, call: `${qualified(EXPOSED_SCHEMA, fn.name)}(${call.join(', ')})` };
+}
+
 /**
  * `pgrst_call as materialized (...)`: calls the function once per request.
  * JSON arguments (POST) are converted to the parameter types by
  * jsonb_to_record; query-string arguments (GET) are cast from text.
  */
 export function callCte(fn: FunctionInfo, args: Record<string, unknown>, from: 'json' | 'text', sql: SqlParameters): string {
-  const given = fn.parameters.filter((p) => Object.hasOwn(args, p.name));
+  const { record, call } = callParts(fn, args, from, sql);
   const resultAlias = fn.returnShape === 'composite' ? 'pgrst_result' : `pgrst_result (${quoteIdent(fn.name)})`;
-  let fromItem: string;
-  if (from === 'json' && given.length > 0) {
-    const record = `jsonb_to_record(${sql.add(JSON.stringify(args))}::jsonb) as pgrst_args (${given.map((p) => `${quoteIdent(p.name)} ${p.type}`).join(', ')})`;
-    const call = given.map((p) => `${p.mode === 'v' ? 'variadic ' : ''}${quoteIdent(p.name)} => pgrst_args.${quoteIdent(p.name)}`);
-    fromItem = `${record} cross join lateral ${qualified(EXPOSED_SCHEMA, fn.name)}(${call.join(', ')}) as ${resultAlias}`;
-  } else {
-    const call = given.map((p) => `${p.mode === 'v' ? 'variadic ' : ''}${quoteIdent(p.name)} => ${sql.add(args[p.name])}::${p.type}`);
-    fromItem = `${qualified(EXPOSED_SCHEMA, fn.name)}(${call.join(', ')}) as ${resultAlias}`;
-  }
+  const fromItem = `${record ? `${record} cross join lateral ` : ''}${call} as ${resultAlias}`;
   const columns = fn.returnShape === 'void' ? '' : 'pgrst_result.*';
   return `${CALL_CTE} as materialized (select ${columns} from ${fromItem})`;
+}
+
+/** Types whose text is already the JSON the API answers with. */
+const JSON_TYPE_NAMES = new Set(['json', 'jsonb']);
+
+/**
+ * The answer of a function returning one scalar, asked for as it is (no
+ * filter, order, range, count or null stripping): the call in the select
+ * list, its JSON text the body. The same body as the read renderer's over
+ * `pgrst_call`, without materializing the result, aggregating it into an
+ * array and taking it out again: each of those copied a page of ads
+ * (80 KB and more) once more.
+ */
+export function scalarCallStatement(fn: FunctionInfo, args: Record<string, unknown>, from: 'json' | 'text', sql: SqlParameters): string {
+  const { record, call } = callParts(fn, args, from, sql);
+  const body = JSON_TYPE_NAMES.has(fn.returnTypeName) ? `${call}::text` : `to_json(${call})::text`;
+  return `select null::int8 as total, 1 as page_total, ${body} as body${record ? ` from ${record}` : ''}`;
 }

@@ -58,6 +58,28 @@ describeOnEngines('rest/v1 rpc through supabase-js', (ctx) => {
     expect(data.ads.map((ad: { id: string }) => ad.id)).toEqual([ads[0]!.id, ads[2]!.id, ads[1]!.id]);
   });
 
+  it('answers a scalar asked as it is with the same bytes as when the read shapes it (a count asked)', async () => {
+    const ask = (prefer?: string) => api(new Request(`${TEST_ORIGIN}/rest/v1/rpc/list_ads`, {
+      method: 'POST',
+      headers: { apikey: config.anonKey, 'content-type': 'application/json', ...(prefer ? { prefer } : {}) },
+      body: JSON.stringify({ p_brand_id: brandId }),
+    }));
+    const plain = await ask();
+    const counted = await ask('count=exact');
+    expect([plain.status, counted.status]).toEqual([200, 200]);
+    expect(await plain.text()).toBe(await counted.text());
+    const favourites = async (query: string) => {
+      const response = await api(new Request(`${TEST_ORIGIN}/rest/v1/rpc/get_or_create_favorites_id${query}`, {
+        method: 'POST', headers: { apikey: config.anonKey, authorization: `Bearer ${await userToken(config, people.free)}`, 'content-type': 'application/json' }, body: '{}',
+      }));
+      return [response.status, await response.text()];
+    };
+    const [status, id] = await favourites('');
+    expect(status).toBe(200);
+    expect(id).toMatch(/^"[0-9a-f-]{36}"$/);
+    expect(await favourites(`?get_or_create_favorites_id=eq.${JSON.parse(id as string)}`)).toEqual([200, id]);
+  });
+
   it('calls a read-only function with GET and query-string arguments, arrays included', async () => {
     const post = await asAnon.rpc('get_ad', { p_id: ads[0]!.id });
     const get = await asAnon.rpc('get_ad', { p_id: ads[0]!.id }, { get: true });
