@@ -93,14 +93,21 @@ export function pageSql(query: URLSearchParams, linkKey: string): { text: string
   const range = rangeSql(query, values);
   const key = `$${values.push(linkKey)}`;
   const link = (path: string) => `private.signed_object_url('ad-images', r.${path}, w.iat, w.iat + 86400, decode(${key}::text, 'hex'))`;
-  const text = `select json_build_object(
-      'ads', ('[' || coalesce(string_agg(left(r.card::text, -1) || ', "is_clear": true, "preview_url": null, "display_480_url": "'
-                                           || ${link('display_480_path')} || '", "display_960_url": "' || ${link('display_960_path')} || '"}',
-                                         ', ' order by r.n) filter (where r.n <= ${PAGE_SIZE}), '') || ']')::json,
-      'next_cursor', case when count(*) > ${PAGE_SIZE}
-                          then max(private.iso_utc(r.created_at) || '_' || r.id) filter (where r.n = ${PAGE_SIZE}) end)::text as body
-    from (select p.*, row_number() over (order by p.created_at desc, p.id desc) as n from (${range}) p) r
-    cross join (select private.image_link_window_start(now()) as iat) w`;
+  // One aggregate writes the whole answer, as private.ads_json_text does: the opening text is its first piece, each
+  // ad's delimiter comes with the ad, the cursor and the closing text are its last piece.
+  const text = `with r as (select p.*, row_number() over (order by p.created_at desc, p.id desc) as n from (${range}) p),
+         w as (select private.image_link_window_start(now()) as iat)
+    select string_agg(x.piece, x.delimiter order by x.ord)::json::text as body
+    from (select 0::bigint as ord, '{"ads" : [' as piece, '' as delimiter
+          union all
+          select r.n, left(r.card::text, -1) || ', "is_clear": true, "preview_url": null, "display_480_url": "'
+                        || ${link('display_480_path')} || '", "display_960_url": "' || ${link('display_960_path')} || '"}',
+                 case when r.n = 1 then '' else ', ' end
+            from r cross join w where r.n <= ${PAGE_SIZE}
+          union all
+          select 9223372036854775807, '], "next_cursor" : ' || coalesce((
+                   select '"' || private.iso_utc(r.created_at) || '_' || r.id || '"' from r
+                    where r.n = ${PAGE_SIZE} and exists (select 1 from r where r.n > ${PAGE_SIZE})), 'null') || '}', '') x`;
   return { text, values };
 }
 

@@ -98,6 +98,22 @@ describeOnEngines('ads as JSON text: cards, clear state and signed links put tog
     expect(page[0]).toMatchObject({ saved_at: '2026-11-01T00:00:00.000Z', note: 'a "quoted" note', is_clear: true });
     expect(page[1]).not.toHaveProperty('saved_at');
     expect(await asText([], [])).toBe('[]');
+    // The first ad found has no delimiter before it, whichever ids before it have no ad.
+    const firstMissing = JSON.parse(await asText([missing, missing, awkward.id, plain.id], [true, true, true, false])) as Answer[];
+    expect(firstMissing.map((ad) => ad.id)).toEqual([awkward.id, plain.id]);
+    expect(await asText([missing], [true])).toBe('[]');
+  });
+
+  it('writes the text asked for before and after the array, with or without ads, and refuses what is not JSON then', async () => {
+    const around = async (ids: string[], before: string | null, after: string | null) => (await ctx.db.query<{ text: string }>(
+      'select private.ads_json_text($1::uuid[], array_fill(true, array[cardinality($1::uuid[])]), null, $2, $3)::text as text',
+      [ids, before, after])).rows[0]!.text;
+    const page = await around([plain.id, awkward.id], '{"ads" : ', ', "next_cursor" : "abc.def"}');
+    expect(page.startsWith('{"ads" : [{')).toBe(true);
+    expect(JSON.parse(page)).toEqual({ ads: JSON.parse(await asText([plain.id, awkward.id], [true, true])), next_cursor: 'abc.def' });
+    expect(await around([], '{"ads" : ', ', "next_cursor" : null}')).toBe('{"ads" : [], "next_cursor" : null}');
+    expect(await around([plain.id], null, null)).toBe(await asText([plain.id], [true]));
+    await expectPgError(ctx.db.query('select private.ads_json_text($1::uuid[], array[true], null, $2, $3)', [[plain.id], '{"ads": ', '']), { code: '22P02' });
   });
 
   it('is what ads_json gives as jsonb, so the detail page and the lists describe an ad alike', async () => {

@@ -1,0 +1,606 @@
+-- A page of ads is written by one aggregate, whole.
+--
+-- private.ads_json_text joined the ads' texts with string_agg and then wrapped them: '[' || ... || ']', cast to
+-- json; list_ads and list_collection_ads kept that json in a variable and built {"ads": ..., "next_cursor": ...}
+-- around it with json_build_object. Each of those steps copied the whole page (70 to 85 KB for 60 ads) into newly
+-- allocated memory, and perf showed PostgreSQL spending a third of a page's time copying it and faulting those
+-- pages in (docs/decisions/0045).
+--
+-- Now ads_json_text takes the text to write before the array and after it, and one string_agg writes it all: the
+-- text before and the opening bracket are its first piece, each ad's delimiter comes with the ad (none for the
+-- first ad found), the closing bracket and the text after are its last piece. list_ads and list_collection_ads
+-- work out the page's ids and cursor first and return ads_json_text's answer as it is. The answers are the same
+-- text as before, byte for byte.
+
+drop function private.ads_json_text(uuid[], boolean[], jsonb[]);
+-- Many ads as one JSON array, in the given order, between p_before and p_after: each ad's card with is_clear, a
+-- signed link to its blurred preview when locked and to its display variants when clear (and to its video, for a
+-- video ad seen clear), all signed for the current window, then p_extra's keys, which must not be a card's. A card
+-- is an object with an id, so its text ends in '}' after at least one key; signed links hold only
+-- [A-Za-z0-9/_.?=-] (object names are checked to [A-Za-z0-9/_.-]), so they need no escaping in JSON. p_before and
+-- p_after must make JSON of the array with them; the cast to json checks it.
+create function private.ads_json_text(p_ids uuid[], p_clear boolean[], p_extra jsonb[] default null,
+                                      p_before text default '', p_after text default '')
+returns json
+-- plpgsql keeps the query's plan for the session; a SQL function is planned again on every call. The plan is the
+-- generic one from the first call: left to choose, a session whose first calls were for one ad (the detail page)
+-- kept planning the statement on every call, about 0.7 ms each, for every page after them.
+language plpgsql stable
+security definer
+set search_path = ''
+set plan_cache_mode = force_generic_plan
+as $$
+declare
+  v_key bytea := private.image_link_key();
+  v_iat bigint := private.image_link_window_start(now());
+  v_exp bigint := v_iat + 86400;
+begin
+  return (select string_agg(x.piece, x.delimiter order by x.ord)::json
+    from (select 0::bigint as ord, coalesce(p_before, '') || '[' as piece, '' as delimiter
+          union all
+          select p.ord,
+                 left(a.card::text, -1)
+                   || ', "is_clear": ' || coalesce(p.clear::text, 'null')
+                   || ', "preview_url": ' || coalesce('"' || case when not p.clear then private.signed_object_url('ad-images', a.preview_path, v_iat, v_exp, v_key) end || '"', 'null')
+                   || ', "display_480_url": ' || coalesce('"' || case when p.clear then private.signed_object_url('ad-images', a.display_480_path, v_iat, v_exp, v_key) end || '"', 'null')
+                   || ', "display_960_url": ' || coalesce('"' || case when p.clear then private.signed_object_url('ad-images', a.display_960_path, v_iat, v_exp, v_key) end || '"', 'null')
+                   || case when p.clear and a.video_path is not null
+                        then ', "video_url": "' || private.signed_object_url('ad-videos', a.video_path, v_iat, v_exp, v_key) || '"' else '' end
+                   -- p_extra's text without its opening brace closes the object, or the card's own brace does.
+                   || case when p.extra is null or p.extra = '{}'::jsonb then '}' else ', ' || substr(p.extra::text, 2) end,
+                 -- The first ad found has no delimiter before it (an id asked for may have no ad).
+                 case when p.ord = min(p.ord) over () then '' else ', ' end
+            from unnest(p_ids, p_clear, coalesce(p_extra, array_fill(null::jsonb, array[coalesce(cardinality(p_ids), 0)])))
+                   with ordinality as p (id, clear, extra, ord)
+            join public.ads a on a.id = p.id
+          union all
+          select 9223372036854775807, ']' || coalesce(p_after, ''), '') x);
+end;
+$$;
+revoke execute on function private.ads_json_text(uuid[], boolean[], jsonb[], text, text) from public;
+
+-- A page of 60 ads of one board in the asked order, with filters and search. The cursor comes from the previous
+-- page's next_cursor and only fits the same query; it carries the day the first page was read, so running days are
+-- counted to the same today on every page. For a viewer without valid access the page's clear ads come first.
+create or replace function public.list_ads(
+  p_board text default 'library',
+  p_brand_id uuid default null,
+  p_category_id uuid default null,
+  p_type_id uuid default null,
+  p_tag_ids uuid[] default null,
+  p_since timestamptz default null,
+  p_search text default null,
+  p_cursor text default null,
+  p_platforms text[] default null,
+  p_format text default null,
+  p_offer text default null,
+  p_hook_id uuid default null,
+  p_min_running_days int default null,
+  p_still_running boolean default null,
+  p_sort text default 'newest',
+  p_colour text default null
+) returns json
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  c_page_size constant int := 60;
+  v_uid uuid := (select auth.uid());
+  v_search text := nullif(btrim(coalesce(p_search, '')), '');
+  v_tags uuid[] := (select array_agg(distinct t order by t) from unnest(coalesce(p_tag_ids, '{}'::uuid[])) t where t is not null);
+  v_platforms text[];
+  v_running boolean := coalesce(p_still_running, false);
+  v_sort text := coalesce(p_sort, 'newest');
+  v_valid_access boolean := public.has_valid_access();
+  v_today date := (now() at time zone 'UTC')::date;
+  v_query_key text;
+  v_cursor jsonb;
+  v_after_at timestamptz;
+  v_after_id uuid;
+  v_after_days int;
+  v_after_seen date;
+  v_after_tier int;
+  v_folded text;
+  v_tsquery tsquery;
+  v_phrase text;
+  v_word_match text;
+  v_phrase_match text;
+  v_board text;
+  v_facts text;
+  v_conditions text;
+  v_sql text;
+  v_ids uuid[];
+  v_more uuid[];
+  v_last uuid;
+  v_page_ids uuid[];
+  v_page_clear boolean[];
+  v_next_cursor text;
+  -- Tags intersected by merging their ranges while the commonest has at most this many times the rarest's ads.
+  c_merge_ratio constant int := 10;
+  v_rarest bigint;
+  v_commonest bigint;
+  v_merge boolean := false;
+  v_tag int;
+  v_hashjoin text := current_setting('enable_hashjoin');
+  v_workers text := current_setting('max_parallel_workers_per_gather');
+  -- How deep a search walks the order before it asks the search index. In the newest and relevance orders the walk
+  -- is the query itself, cut at this depth (c_exact_walk for a search of whole words): a page found within it is the
+  -- answer, and the rest of a page is read a period of additions at a time below the walk's last ad. In the two
+  -- dated orders a probe
+  -- of the board's newest ads counts the matches: a search found in fewer than 61 of them is read through the search
+  -- index (a walk of the ordered index would pass over most of the board to fill a page).
+  c_probe constant int := 3000;
+  v_word_hits int := 0;
+  v_part_hits int := 0;
+  v_rare_words boolean := false;
+  v_rare_parts boolean := false;
+  v_rare boolean := false;
+  v_indexscan text := current_setting('enable_indexscan');
+  v_indexonlyscan text := current_setting('enable_indexonlyscan');
+  v_seqscan text := current_setting('enable_seqscan');
+  -- Conditions on ads a without the search; the search's match on the walked rows w.
+  v_filters text;
+  v_walk text;
+  v_from text;
+  -- A search that does not fill the page within c_probe ads reads the rest a period at a time
+  -- (private.search_newest_by_periods): the walk's extent (%1$s the cursor), and one period's matches (%1$s the
+  -- match, with $20 the period's word).
+  v_walked text;
+  v_periods text;
+  v_word_period text;
+  v_phrase_period text;
+  -- A search that would walk more than this many ads beyond the first c_probe to fill its page, at the rate it was
+  -- found in them, reads the rest a period at a time; a commoner one walks on. A search of whole words always reads
+  -- periods after its walk: a period's matches cost what they hold, not what the word holds in the whole library.
+  c_walk_on constant int := 1000;
+  -- The words typed; when the lexicon knows every word the last one can be (at most c_beginnings), the search as
+  -- whole words, which the periods are read with. Such a search walks only c_exact_walk ads before it reads periods.
+  c_beginnings constant int := 32;
+  c_exact_walk constant int := 300;
+  v_words text[];
+  v_beginnings text[];
+  v_exact_query tsquery;
+  v_period_query tsquery;
+  v_walk_depth int := c_probe;
+  v_walked_depth int;
+begin
+  if p_board is null or p_board not in ('library', 'black-friday', 'top-picks') then
+    raise exception 'Unknown board %', p_board using errcode = 'P0001', detail = 'unknown_board';
+  end if;
+  if char_length(v_search) > 100 then
+    raise exception 'Search text is too long (100 characters at most)' using errcode = 'P0001', detail = 'search_too_long';
+  end if;
+  if cardinality(v_tags) > 10 then
+    raise exception 'Too many tags (10 at most)' using errcode = 'P0001', detail = 'too_many_tags';
+  end if;
+  if cardinality(p_platforms) > 7 or array_position(p_platforms, null) is not null
+     or not coalesce(p_platforms, '{}') <@ array['meta', 'instagram', 'tiktok', 'youtube', 'pinterest', 'snapchat', 'google'] then
+    raise exception 'Unknown platform' using errcode = 'P0001', detail = 'invalid_filter';
+  end if;
+  if p_format is not null and p_format not in ('single_image', 'carousel', 'video') then
+    raise exception 'Unknown format %', p_format using errcode = 'P0001', detail = 'invalid_filter';
+  end if;
+  if p_offer is not null and p_offer not in ('discount', 'free_shipping', 'bundle', 'none') then
+    raise exception 'Unknown offer %', p_offer using errcode = 'P0001', detail = 'invalid_filter';
+  end if;
+  if p_min_running_days is not null and p_min_running_days not between 1 and 3650 then
+    raise exception 'Running days must be 1 to 3650' using errcode = 'P0001', detail = 'invalid_filter';
+  end if;
+  if p_colour is not null and not exists (select 1 from private.colour_palette s where s.name = p_colour) then
+    raise exception 'Unknown colour %', p_colour using errcode = 'P0001', detail = 'invalid_filter';
+  end if;
+  if v_sort not in ('newest', 'longest_running', 'recently_seen', 'relevance') then
+    raise exception 'Unknown order %', p_sort using errcode = 'P0001', detail = 'unknown_sort';
+  end if;
+  if p_board = 'black-friday' and v_uid is null then
+    raise exception 'Sign in to open the Black Friday board' using errcode = '42501', detail = 'sign_in_required';
+  end if;
+  v_platforms := nullif(array(select distinct x from unnest(p_platforms) x order by x), '{}');
+  if v_sort = 'relevance' and v_search is null then
+    v_sort := 'newest';
+  end if;
+
+  -- Positional, nulls included, so no two different queries share a key.
+  v_query_key := md5(jsonb_build_array(p_board, p_brand_id, p_category_id, p_type_id, v_tags,
+    private.iso_utc(p_since), lower(v_search), v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_running,
+    v_sort, p_colour)::text);
+
+  if p_cursor is not null then
+    v_cursor := private.read_cursor(p_cursor, v_query_key);
+    v_today := coalesce((v_cursor ->> 'day')::date, v_today);
+    v_after_at := (v_cursor ->> 't')::timestamptz;
+    v_after_id := (v_cursor ->> 'i')::uuid;
+    v_after_days := (v_cursor ->> 'd')::int;
+    v_after_seen := (v_cursor ->> 's')::date;
+    v_after_tier := (v_cursor ->> 'r')::int;
+  end if;
+
+  -- The search: every word as a word or a word's beginning (the last one), or the whole text anywhere.
+  if v_search is not null then
+    v_folded := private.search_fold(v_search);
+    -- The words in the order typed: the last one is read as a word's beginning.
+    v_words := array(select t.w from regexp_split_to_table(regexp_replace(v_folded, '[[:space:][:punct:]]+', ' ', 'g'), ' ')
+                                     with ordinality t (w, n)
+                      where t.w <> '' order by t.n);
+    v_tsquery := (select string_agg(quote_literal(x.w) || case when x.n = cardinality(v_words) then ':*' else '' end, ' & ' order by x.n)
+                    from unnest(v_words) with ordinality x (w, n))::tsquery;
+    -- Whole words only where the text anywhere can be read through the index's trigrams too (three letters running).
+    if v_tsquery is not null and v_folded ~ '[[:alnum:]]{3}' then
+      v_beginnings := private.search_words_beginning(v_words[cardinality(v_words)], c_beginnings);
+      if v_beginnings is not null then
+        -- No word of the lexicon begins so: the typed word itself, which no ad holds, so nothing matches.
+        v_exact_query := (select string_agg(x.q, ' & ')
+                            from (select quote_literal(w) as q from unnest(v_words[1:cardinality(v_words) - 1]) w
+                                  union all
+                                  select '(' || coalesce(nullif(array_to_string(array(select quote_literal(b) from unnest(v_beginnings) b), ' | '), ''),
+                                                         quote_literal(v_words[cardinality(v_words)])) || ')') x)::tsquery;
+        v_walk_depth := c_exact_walk;
+      end if;
+    end if;
+    v_period_query := coalesce(v_exact_query, v_tsquery);
+    v_phrase := '%' || replace(replace(replace(v_folded, '\', '\\'), '%', '\%'), '_', '\_') || '%';
+    v_word_match := case when v_tsquery is null then 'false' else 'a.search_vector @@ $18' end;
+    v_phrase_match := 'a.search_text like $19';
+    v_word_period := case when v_tsquery is null then 'false' else 'a.search_vector @@ ($18 && $20)' end;
+    v_phrase_period := '(a.search_text like $19 and a.search_vector @@ $20)';
+  end if;
+
+  v_board := case p_board
+    when 'library' then 'not a.is_black_friday'
+    when 'black-friday' then 'a.is_black_friday'
+    else 'a.is_top_picks' end;
+  -- The facts' filters on ads a; $12..$17 are bound below. The running days as private.running_days counts them.
+  v_facts := case when v_platforms is not null then ' and a.platforms && $12' else '' end
+    || case when p_format is not null then ' and a.format = $13' else '' end
+    || case when p_offer is not null then ' and a.offer = $14' else '' end
+    || case when p_hook_id is not null then ' and a.hook_id = $15' else '' end
+    || case when p_min_running_days is not null then
+         ' and (case when a.still_running then greatest($17, coalesce(a.last_seen, a.first_seen)) else a.last_seen end)'
+         || ' - a.first_seen + 1 >= $16'
+         -- The same ads and maybe a few more, in the terms of the running and ended ads' indexes, for the planner to
+         -- read them there when they are few: no sighting is after the latest day begun on Earth.
+         || ' and ((a.still_running and a.first_seen <= ' || quote_literal(private.latest_today()) || '::date - $16 + 1)'
+         || ' or (not a.still_running and a.last_seen is not null and (a.first_seen - a.last_seen) <= 1 - $16))' else '' end
+    || case when v_running then ' and a.still_running' else '' end
+    -- A palette swatch's name, checked above, written into the statement.
+    || case when p_colour is not null then ' and a.colour_swatches @> array[' || quote_literal(p_colour) || ']::text[]' else '' end;
+  -- Conditions on ads a; $1..$7 are bound below.
+  v_filters := v_board
+    || case when p_brand_id is not null then ' and a.brand_id = $1' else '' end
+    || case when p_category_id is not null then ' and a.category_id = $2' else '' end
+    || case when p_type_id is not null then ' and a.type_id = $3' else '' end
+    || case when v_tags is not null then
+         ' and not exists (select 1 from unnest($4::uuid[]) w(id) where not exists '
+         || '(select 1 from public.ad_tags h where h.ad_id = a.id and h.tag_id = w.id))' else '' end
+    || case when p_since is not null then ' and a.created_at >= $5' else '' end
+    || v_facts;
+  v_conditions := v_filters
+    || case when v_search is not null and v_sort <> 'relevance' then ' and (' || v_word_match || ' or ' || v_phrase_match || ')' else '' end;
+  -- The first step of a search in the newest or relevance order: the order's walk, v_walk_depth ads deep, keeping
+  -- the matches (%1$s, on w) after the cursor (%2$s) up to %3$s. When they fill the page they are the page; otherwise
+  -- how many it found says how rare the search is. A search of whole words found often enough in its short walk to
+  -- fill the page within c_walk_on more ads walks on to c_probe in the same statement (the second part runs only
+  -- then), since walking costs less than reading periods for it; private.search_walk_depth says how deep it went.
+  v_walk := 'select coalesce(array_agg(x.id order by x.created_at desc, x.id desc), ''{}'') from ('
+    || 'with near as (select w.id, w.created_at from (select a.id, a.created_at, a.search_vector, a.search_text'
+    || ' from public.ads a where ' || v_filters || '%2$s order by a.created_at desc, a.id desc limit ' || v_walk_depth || ') w'
+    || ' where %1$s order by w.created_at desc, w.id desc limit %3$s) '
+    || 'select near.id, near.created_at from near'
+    || case when v_walk_depth < c_probe then
+         ' union all (select w.id, w.created_at from (select a.id, a.created_at, a.search_vector, a.search_text'
+         || ' from public.ads a where ' || v_filters || '%2$s order by a.created_at desc, a.id desc'
+         || ' offset ' || v_walk_depth || ' limit ' || (c_probe - v_walk_depth) || ') w'
+         || ' where %1$s and private.search_walk_depth(' || v_walk_depth || ', ' || c_probe || ', ' || c_walk_on
+         || ', (select count(*) from near), %3$s) = ' || c_probe
+         || ' order by w.created_at desc, w.id desc limit %3$s)'
+       else '' end
+    || ' order by 2 desc, 1 desc limit %3$s) x';
+  -- The extent of a walk %2$s ads deep after the cursor (%1$s).
+  v_walked := 'select count(*)::int, max(w.created_at), min(w.created_at), (array_agg(w.id order by w.created_at, w.id))[1]'
+    || ' from (select a.id, a.created_at from public.ads a where ' || v_filters || '%1$s'
+    || ' order by a.created_at desc, a.id desc limit %2$s) w';
+  v_periods := 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), ''{}'') from ('
+    || 'select a.id, a.created_at from public.ads a where ' || v_filters || ' and %1$s and (a.created_at, a.id) < ($21, $22)'
+    || ' order by a.created_at desc, a.id desc limit $23) r';
+
+  if v_search is not null and v_sort in ('longest_running', 'recently_seen') then
+    execute 'select count(*) filter (where ' || v_word_match || '), count(*) filter (where ' || v_phrase_match
+      || ' and not coalesce(' || v_word_match || ', false)) from (select a.search_vector, a.search_text from public.ads a where '
+      || v_board || ' order by a.created_at desc, a.id desc limit ' || c_probe || ') a'
+      into v_word_hits, v_part_hits
+      using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+            null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+    v_rare_words := v_word_hits <= c_page_size;
+    v_rare_parts := v_part_hits <= c_page_size;
+    v_rare := v_word_hits + v_part_hits <= c_page_size;
+  end if;
+
+  if v_sort = 'relevance' then
+    -- Whole-word matches first, then the ads only the text anywhere matches; newest first within each.
+    if v_after_tier is distinct from 2 and v_tsquery is not null then
+      execute format(v_walk, replace(v_word_match, 'a.', 'w.'),
+                     case when v_after_tier = 1 then ' and (a.created_at, a.id) < ($6, $7)' else '' end, 61)
+        into v_ids
+        using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+              null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+      if cardinality(v_ids) <= c_page_size
+         and (v_exact_query is not null or (61 - cardinality(v_ids)) * c_probe > c_walk_on * greatest(cardinality(v_ids), 1)) then
+        v_walked_depth := private.search_walk_depth(v_walk_depth, c_probe, c_walk_on, cardinality(v_ids), 61);
+        v_ids := v_ids || private.search_newest_by_periods(
+          format(v_walked, case when v_after_tier = 1 then ' and (a.created_at, a.id) < ($6, $7)' else '' end, v_walked_depth),
+          format(v_periods, v_word_period), v_walked_depth, 61 - cardinality(v_ids), cardinality(v_ids),
+          p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+          v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_period_query, v_phrase);
+      elsif cardinality(v_ids) <= c_page_size then
+        execute 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), ''{}'') from ('
+          || 'select a.id, a.created_at from public.ads a where ' || v_conditions || ' and ' || v_word_match
+          || case when v_after_tier = 1 then ' and (a.created_at, a.id) < ($6, $7)' else '' end
+          || ' order by a.created_at desc, a.id desc limit 61) r'
+          into v_ids
+          using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+                null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+      end if;
+    else
+      v_ids := '{}';
+    end if;
+    if cardinality(v_ids) <= c_page_size then
+      execute format(v_walk, replace(v_phrase_match || ' and not coalesce(' || v_word_match || ', false)', 'a.', 'w.'),
+                     case when v_after_tier = 2 then ' and (a.created_at, a.id) < ($6, $7)' else '' end, 61 - cardinality(v_ids))
+        into v_more
+        using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+              null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+      if cardinality(v_ids) + cardinality(v_more) <= c_page_size
+         and (v_exact_query is not null
+              or (61 - cardinality(v_ids) - cardinality(v_more)) * c_probe > c_walk_on * greatest(cardinality(v_more), 1)) then
+        v_walked_depth := private.search_walk_depth(v_walk_depth, c_probe, c_walk_on, cardinality(v_more), 61 - cardinality(v_ids));
+        v_more := v_more || private.search_newest_by_periods(
+          format(v_walked, case when v_after_tier = 2 then ' and (a.created_at, a.id) < ($6, $7)' else '' end, v_walked_depth),
+          format(v_periods, v_phrase_period || ' and not coalesce(' || v_word_match || ', false)'), v_walked_depth,
+          61 - cardinality(v_ids) - cardinality(v_more), cardinality(v_more),
+          p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+          v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_period_query, v_phrase);
+      elsif cardinality(v_ids) + cardinality(v_more) <= c_page_size then
+        execute 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), ''{}'') from ('
+          || 'select a.id, a.created_at from public.ads a where ' || v_conditions || ' and ' || v_phrase_match
+          || ' and not coalesce(' || v_word_match || ', false)'
+          || case when v_after_tier = 2 then ' and (a.created_at, a.id) < ($6, $7)' else '' end
+          || ' order by a.created_at desc, a.id desc limit ' || (61 - cardinality(v_ids)) || ') r'
+          into v_more
+          using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+                null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+      end if;
+      v_ids := v_ids || v_more;
+    end if;
+
+  elsif v_sort in ('longest_running', 'recently_seen') then
+    -- Two ordered streams of dated ads merged on their key, then the undated ones by id (see the indexes above).
+    -- Keys: longest running, the days ran (a running ad's to today) descending; recently seen, the last day seen
+    -- (a running ad's is today) descending; ties by id.
+    if v_cursor is null or v_after_days is not null or v_after_seen is not null then
+      -- A rare search's matches are read once, through the search index (with whole words where the lexicon gives
+      -- them), and both streams are ordered from them.
+      v_from := case when v_rare then 'm a where true' else 'public.ads a where ' || v_conditions end;
+      if v_sort = 'longest_running' then
+        v_sql := 'select s.id from ('
+          || '(select a.id, $17 - a.first_seen + 1 as k from ' || v_from || ' and a.still_running'
+          || case when v_cursor is not null then ' and (a.first_seen, a.id) > ($17 + 1 - $20, $7)' else '' end
+          || ' order by a.first_seen, a.id limit 61)'
+          || ' union all '
+          || '(select a.id, a.last_seen - a.first_seen + 1 as k from ' || v_from
+          || ' and not a.still_running and a.last_seen is not null'
+          || case when v_cursor is not null then ' and ((a.first_seen - a.last_seen), a.id) > (1 - $20, $7)' else '' end
+          || ' order by (a.first_seen - a.last_seen), a.id limit 61)'
+          || ') s order by s.k desc, s.id limit 61';
+      else
+        v_sql := 'select s.id from ('
+          || case when v_cursor is null or v_after_seen >= v_today then
+               '(select a.id, $17 as k from ' || v_from || ' and a.still_running'
+               || case when v_after_seen = v_today then ' and a.id > $7' else '' end
+               || ' order by a.id limit 61) union all '
+             else '' end
+          || '(select a.id, a.last_seen as k from ' || v_from
+          || ' and not a.still_running and a.last_seen is not null'
+          || case when v_cursor is not null then ' and a.last_seen <= $21 and (a.last_seen < $21 or a.id > $7)' else '' end
+          || ' order by a.last_seen desc, a.id limit 61)'
+          || ') s order by s.k desc, s.id limit 61';
+      end if;
+      if v_rare then
+        perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
+      end if;
+      execute case when v_rare then 'with m as materialized (select a.id, a.first_seen, a.last_seen, a.still_running'
+                                    || ' from public.ads a where ' || v_conditions || ') ' else '' end
+        || 'select coalesce(array_agg(r.id order by r.n), ''{}'') from (select q.id, row_number() over () as n from ('
+        || v_sql || ') q) r'
+        into v_ids
+        using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+              null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_period_query, v_phrase,
+              v_after_days, v_after_seen;
+      perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true), set_config('enable_seqscan', v_seqscan, true);
+    else
+      v_ids := '{}';
+    end if;
+    -- No undated ad runs any number of days.
+    if cardinality(v_ids) <= c_page_size and p_min_running_days is null then
+      if v_rare then
+        perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
+      end if;
+      execute 'select coalesce(array_agg(r.id order by r.id), ''{}'') from ('
+        || 'select a.id from public.ads a where ' || v_conditions || ' and not a.still_running and a.last_seen is null'
+        || case when v_cursor is not null and v_after_days is null and v_after_seen is null then ' and a.id > $7' else '' end
+        || ' order by a.id limit ' || (61 - cardinality(v_ids)) || ') r'
+        into v_more
+        using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+              null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_period_query, v_phrase;
+      perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true), set_config('enable_seqscan', v_seqscan, true);
+      v_ids := v_ids || v_more;
+    end if;
+
+  elsif p_min_running_days is not null and v_tags is null and v_search is null and p_brand_id is null
+        and p_category_id is null and p_type_id is null and p_hook_id is null and p_colour is null then
+    -- Newest first among ads that ran long enough: read per delay between first sighting and addition, each from
+    -- where its ads can first qualify (20261130000600_running_days_newest).
+    v_ids := private.ads_running_at_least(p_board, p_since, v_platforms, p_format, p_offer, p_min_running_days, v_running,
+                                          v_today, v_after_at, v_after_id);
+
+  else
+    if v_tags is not null and p_brand_id is null and p_category_id is null and p_type_id is null and v_search is null then
+      -- A tag filter alone walks the tags' ordered index ranges. The tags go rarest first (the key above keeps its
+      -- own order), and how they are intersected depends on how their counts compare; see 20261124000200_tag_filters.
+      select array_agg(w.id order by coalesce(c.ads, 0), w.id), min(coalesce(c.ads, 0)), max(coalesce(c.ads, 0))
+        into v_tags, v_rarest, v_commonest
+        from unnest(v_tags) w (id) left join private.tag_ad_counts c on c.tag_id = w.id;
+      v_merge := cardinality(v_tags) > 1 and v_commonest <= c_merge_ratio * v_rarest;
+      v_sql := 'select a.id, a.created_at from public.ad_tags t';
+      if v_merge then
+        -- Each other tag's range, walked in step with the first: one ordered merge per tag.
+        for v_tag in 2 .. cardinality(v_tags) loop
+          v_sql := v_sql || format(' join public.ad_tags t%1$s on t%1$s.tag_id = ($4::uuid[])[%1$s]'
+            || ' and t%1$s.ad_created_at = t.ad_created_at and t%1$s.ad_id = t.ad_id', v_tag)
+            || case when p_since is not null then format(' and t%1$s.ad_created_at >= $5', v_tag) else '' end
+            || case when v_cursor is not null then format(' and (t%1$s.ad_created_at, t%1$s.ad_id) < ($6, $7)', v_tag) else '' end;
+        end loop;
+      end if;
+      v_sql := v_sql || ' join public.ads a on a.id = t.ad_id where t.tag_id = ($4::uuid[])[1] and ' || v_board || v_facts
+        || case when v_merge then ''
+                else ' and not exists (select 1 from unnest(($4::uuid[])[2:]) w(id) where not exists '
+                     || '(select 1 from public.ad_tags h where h.ad_id = t.ad_id and h.tag_id = w.id))' end
+        || case when p_since is not null then ' and a.created_at >= $5 and t.ad_created_at >= $5' else '' end
+        || case when v_cursor is not null then ' and (t.ad_created_at, t.ad_id) < ($6, $7)' else '' end
+        || ' order by t.ad_created_at desc, t.ad_id desc limit 61';
+    else
+      v_sql := 'select a.id, a.created_at from public.ads a where ' || v_conditions
+        || case when v_cursor is not null then ' and (a.created_at, a.id) < ($6, $7)' else '' end
+        || ' order by a.created_at desc, a.id desc limit 61';
+      if v_search is not null then
+        execute format(v_walk, replace('(' || v_word_match || ' or ' || v_phrase_match || ')', 'a.', 'w.'),
+                       case when v_cursor is not null then ' and (a.created_at, a.id) < ($6, $7)' else '' end, 61)
+          into v_ids
+          using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+                null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+        v_rare := cardinality(v_ids) <= c_page_size
+                  and (v_exact_query is not null or (61 - cardinality(v_ids)) * c_probe > c_walk_on * greatest(cardinality(v_ids), 1));
+        if v_rare then
+          v_walked_depth := private.search_walk_depth(v_walk_depth, c_probe, c_walk_on, cardinality(v_ids), 61);
+          v_ids := v_ids || private.search_newest_by_periods(
+            format(v_walked, case when v_cursor is not null then ' and (a.created_at, a.id) < ($6, $7)' else '' end, v_walked_depth),
+            format(v_periods, '(' || v_word_period || ' or ' || v_phrase_period || ')'), v_walked_depth,
+            61 - cardinality(v_ids), cardinality(v_ids),
+            p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+            v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_period_query, v_phrase);
+        end if;
+      end if;
+    end if;
+
+    -- Unless the walk of a search filled the page, or it was rare and the periods after the walk did.
+    if v_search is null or (not v_rare and cardinality(v_ids) <= c_page_size) then
+      if v_merge then
+        -- The planner cannot tell how many ads two tags share and would hash one whole range (parallel workers
+        -- included) to find 61 rows: for this statement only, it merges the ordered ranges it is given.
+        perform set_config('enable_hashjoin', 'off', true), set_config('max_parallel_workers_per_gather', '0', true);
+      end if;
+      execute 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), ''{}'') from (' || v_sql || ') r'
+        into v_ids
+        using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+              null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+      if v_merge then
+        perform set_config('enable_hashjoin', v_hashjoin, true), set_config('max_parallel_workers_per_gather', v_workers, true);
+      end if;
+    end if;
+  end if;
+
+  -- The page in its order (clear ads first for a viewer without valid access; the cursor stays the last row
+  -- of the page in the query's order, so no ad is skipped or repeated).
+  with page as (
+    select a.id, p.ord, private.ad_is_clear_for(a, v_uid is not null, v_valid_access) as clear
+      from unnest(v_ids[1:c_page_size]) with ordinality as p (id, ord)
+      join public.ads a on a.id = p.id
+  )
+  select array_agg(page.id order by not page.clear, page.ord), array_agg(page.clear order by not page.clear, page.ord)
+    into v_page_ids, v_page_clear
+    from page;
+
+  if cardinality(v_ids) > c_page_size then
+    v_last := v_ids[c_page_size];
+    v_next_cursor := (
+      select private.sign_cursor(jsonb_strip_nulls(jsonb_build_object(
+               'q', v_query_key, 'day', v_today, 'i', a.id,
+               't', case when v_sort in ('newest', 'relevance') then private.iso_utc(a.created_at) end,
+               'd', case when v_sort = 'longest_running' then
+                      case when a.still_running then v_today - a.first_seen + 1
+                           when a.last_seen is not null then a.last_seen - a.first_seen + 1 end end,
+               's', case when v_sort = 'recently_seen' then
+                      case when a.still_running then v_today when a.last_seen is not null then a.last_seen end end,
+               'r', case when v_sort = 'relevance' then
+                      case when v_tsquery is not null and a.search_vector @@ v_tsquery then 1 else 2 end end)))
+        from public.ads a where a.id = v_last);
+  end if;
+  -- The whole answer written by ads_json_text around the page (a signed cursor needs no escaping in JSON).
+  return private.ads_json_text(v_page_ids, v_page_clear, null,
+    '{"ads" : ', ', "next_cursor" : ' || coalesce('"' || v_next_cursor || '"', 'null') || '}');
+end;
+$$;
+
+-- A page of 60 of the caller's board's ads, newest saved first, clear by the same rules as every list.
+create or replace function public.list_collection_ads(p_collection_id uuid, p_cursor text default null) returns json
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  c_page_size constant int := 60;
+  v_uid uuid := (select auth.uid());
+  v_valid_access boolean := public.has_valid_access();
+  v_query_key text := md5(jsonb_build_array('collection', p_collection_id)::text);
+  v_cursor jsonb;
+  v_after_at timestamptz;
+  v_after_id uuid;
+  v_page_ids uuid[];
+  v_page_clear boolean[];
+  v_page_saved jsonb[];
+  v_count int;
+  v_last_saved_at timestamptz;
+  v_last_ad_id uuid;
+begin
+  if v_uid is null then
+    raise exception 'Not authenticated' using errcode = '42501', detail = 'not_authenticated';
+  end if;
+  if not exists (select 1 from public.user_collections where id = p_collection_id and user_id = v_uid) then
+    raise exception 'Board not found' using errcode = 'PT404', detail = 'board_not_found';
+  end if;
+  if p_cursor is not null then
+    v_cursor := private.read_cursor(p_cursor, v_query_key);
+    v_after_at := (v_cursor ->> 't')::timestamptz;
+    v_after_id := (v_cursor ->> 'i')::uuid;
+  end if;
+
+  -- The page and the position of its last row in one statement, so the cursor matches what was shown.
+  with page as (
+    select i.saved_at, a, row_number() over (order by i.saved_at desc, i.ad_id desc) as ord
+      from public.user_collection_items i
+      join public.ads a on a.id = i.ad_id
+     where i.collection_id = p_collection_id
+       and (v_cursor is null or (i.saved_at, i.ad_id) < (v_after_at, v_after_id))
+     order by i.saved_at desc, i.ad_id desc
+     limit c_page_size + 1
+  )
+  select array_agg((page.a).id order by page.ord) filter (where page.ord <= c_page_size),
+         array_agg(private.ad_is_clear_for(page.a, true, v_valid_access) order by page.ord)
+           filter (where page.ord <= c_page_size),
+         array_agg(jsonb_build_object('saved_at', private.iso_utc(page.saved_at)) order by page.ord)
+           filter (where page.ord <= c_page_size),
+         count(*),
+         max(page.saved_at) filter (where page.ord = c_page_size),
+         max((page.a).id::text) filter (where page.ord = c_page_size)
+    into v_page_ids, v_page_clear, v_page_saved, v_count, v_last_saved_at, v_last_ad_id
+    from page;
+
+  return private.ads_json_text(v_page_ids, v_page_clear, v_page_saved, '{"ads" : ', ', "next_cursor" : '
+    || case when v_count > c_page_size
+         then '"' || private.sign_cursor(jsonb_build_object('q', v_query_key, 't', private.iso_utc(v_last_saved_at), 'i', v_last_ad_id)) || '"'
+         else 'null' end
+    || '}');
+end;
+$$;
