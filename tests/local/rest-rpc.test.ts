@@ -78,6 +78,8 @@ describeOnEngines('rest/v1 rpc through supabase-js', (ctx) => {
     expect(status).toBe(200);
     expect(id).toMatch(/^"[0-9a-f-]{36}"$/);
     expect(await favourites(`?get_or_create_favorites_id=eq.${JSON.parse(id as string)}`)).toEqual([200, id]);
+    // A filter is the read's to apply: one that the value does not pass leaves no value.
+    expect(await favourites('?get_or_create_favorites_id=eq.00000000-0000-4000-8000-000000000000')).toEqual([200, 'null']);
   });
 
   it('calls a read-only function with GET and query-string arguments, arrays included', async () => {
