@@ -9,8 +9,8 @@
 -- Now ads_json_text takes the text to write before the array and after it, and one string_agg writes it all: the
 -- text before and the opening bracket are its first piece, each ad's delimiter comes with the ad (none for the
 -- first ad found), the closing bracket and the text after are its last piece. list_ads and list_collection_ads
--- work out the page's ids and cursor first and return ads_json_text's answer as it is. The answers are the same
--- text as before, byte for byte.
+-- work out the page's ids and cursor first, then return private.ads_page_json, which has ads_json_text write the
+-- whole {"ads" : [...], "next_cursor" : ...}, as it is. The answers are the same text as before, byte for byte.
 
 drop function private.ads_json_text(uuid[], boolean[], jsonb[]);
 -- Many ads as one JSON array, in the given order, between p_before and p_after: each ad's card with is_clear, a
@@ -58,6 +58,18 @@ begin
 end;
 $$;
 revoke execute on function private.ads_json_text(uuid[], boolean[], jsonb[], text, text) from public;
+
+-- A list's answer, {"ads" : [...], "next_cursor" : ...}, written whole by ads_json_text. A signed cursor holds only
+-- base64url letters and dots, so it needs no escaping. Plain SQL without settings, so the planner inlines it into
+-- the caller's return and the answer is not copied once more.
+create function private.ads_page_json(p_ids uuid[], p_clear boolean[], p_extra jsonb[], p_next_cursor text)
+returns json
+language sql stable
+as $$
+  select private.ads_json_text(p_ids, p_clear, p_extra,
+    '{"ads" : ', ', "next_cursor" : ' || coalesce('"' || p_next_cursor || '"', 'null') || '}')
+$$;
+revoke execute on function private.ads_page_json(uuid[], boolean[], jsonb[], text) from public;
 
 -- A page of 60 ads of one board in the asked order, with filters and search. The cursor comes from the previous
 -- page's next_cursor and only fits the same query; it carries the day the first page was read, so running days are
@@ -536,9 +548,7 @@ begin
                       case when v_tsquery is not null and a.search_vector @@ v_tsquery then 1 else 2 end end)))
         from public.ads a where a.id = v_last);
   end if;
-  -- The whole answer written by ads_json_text around the page (a signed cursor needs no escaping in JSON).
-  return private.ads_json_text(v_page_ids, v_page_clear, null,
-    '{"ads" : ', ', "next_cursor" : ' || coalesce('"' || v_next_cursor || '"', 'null') || '}');
+  return private.ads_page_json(v_page_ids, v_page_clear, null, v_next_cursor);
 end;
 $$;
 
@@ -597,10 +607,8 @@ begin
     into v_page_ids, v_page_clear, v_page_saved, v_count, v_last_saved_at, v_last_ad_id
     from page;
 
-  return private.ads_json_text(v_page_ids, v_page_clear, v_page_saved, '{"ads" : ', ', "next_cursor" : '
-    || case when v_count > c_page_size
-         then '"' || private.sign_cursor(jsonb_build_object('q', v_query_key, 't', private.iso_utc(v_last_saved_at), 'i', v_last_ad_id)) || '"'
-         else 'null' end
-    || '}');
+  return private.ads_page_json(v_page_ids, v_page_clear, v_page_saved,
+    case when v_count > c_page_size
+      then private.sign_cursor(jsonb_build_object('q', v_query_key, 't', private.iso_utc(v_last_saved_at), 'i', v_last_ad_id)) end);
 end;
 $$;
