@@ -273,7 +273,7 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
          select a.id, a.brand_id, a.category_id, a.type_id, a.created_at, a.requires_subscription, a.is_black_friday,
                 a.is_top_picks, a.original_path, a.display_480_path, a.display_960_path, a.preview_path, a.width,
                 a.height, a.thumbhash, a.platforms, a.format, a.offer, a.hook_id, a.first_seen, a.last_seen, a.still_running,
-                a.headline, a.primary_text, a.landing_url, a.image_text, k.card, s.search_text, private.ad_search_vector(s.search_text, a.created_at),
+                a.headline, a.primary_text, a.landing_url, a.image_text, k.card, s.search_text, private.ad_search_vector(s.search_text, a.created_at, a.first_seen, a.last_seen, a.still_running),
                 a.sampled, case when a.sampled then a.created_at end, a.visual_hash, a.colour_histogram, a.dominant_colours,
                 -- What the fingerprint trigger derives (no hash is near another: near_duplicate_of stays null).
                 extensions.cube(a.colour_histogram::double precision[]), private.colour_point(a.dominant_colours),
