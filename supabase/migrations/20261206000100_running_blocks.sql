@@ -259,6 +259,7 @@ declare
   v_period_query tsquery;
   v_walk_depth int := c_probe;
   v_walked_depth int;
+  v_probe_depth int := c_probe;
   -- A rare search in the longest-running order: each stream's statement for one block, its first and last key,
   -- and what it found.
   v_epoch_today int;
@@ -412,15 +413,20 @@ begin
     || ' order by a.created_at desc, a.id desc limit $23) r';
 
   if v_search is not null and v_sort in ('longest_running', 'recently_seen') then
+    -- A search of whole words in the longest-running order probes only the newest c_exact_walk ads: a rare one is
+    -- read a block of running days at a time, which costs what the blocks hold, so the probe only has to tell a
+    -- common word, which walks its order, from the rest.
+    v_probe_depth := case when v_sort = 'longest_running' and v_exact_query is not null then c_exact_walk else c_probe end;
     execute 'select count(*) filter (where ' || v_word_match || '), count(*) filter (where ' || v_phrase_match
       || ' and not coalesce(' || v_word_match || ', false)) from (select a.search_vector, a.search_text from public.ads a where '
-      || v_board || ' order by a.created_at desc, a.id desc limit ' || c_probe || ') a'
+      || v_board || ' order by a.created_at desc, a.id desc limit ' || v_probe_depth || ') a'
       into v_word_hits, v_part_hits
       using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
             null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
-    v_rare_words := v_word_hits <= c_page_size;
-    v_rare_parts := v_part_hits <= c_page_size;
-    v_rare := v_word_hits + v_part_hits <= c_page_size;
+    -- As often as in at most c_page_size of c_probe ads.
+    v_rare_words := v_word_hits * c_probe <= c_page_size * v_probe_depth;
+    v_rare_parts := v_part_hits * c_probe <= c_page_size * v_probe_depth;
+    v_rare := (v_word_hits + v_part_hits) * c_probe <= c_page_size * v_probe_depth;
   end if;
 
   if v_sort = 'relevance' then
@@ -491,6 +497,8 @@ begin
       -- 1 - x. The stream whose first ad ran longer is read first; the other only as far as it can still reach the
       -- page.
       v_epoch_today := v_today - date '1970-01-01';
+      -- The stream's condition (%2$s) is written so that it implies no partial index's predicate: the planner would
+      -- otherwise read such an index whole (every running ad, say) to intersect it with the search's few matches.
       v_stream_sql := 'select count(*)::int, coalesce(array_agg(b.id order by b.x, b.id), ''{}''),'
         || ' coalesce(array_agg(b.x order by b.x, b.id), ''{}'') from (select a.id, %1$s as x from public.ads a where '
         || v_filters || ' and %2$s and (' || v_word_period || ' or ' || v_phrase_period || ')'
@@ -507,7 +515,7 @@ begin
       v_ended_last := 0;
       if coalesce(v_epoch_today - v_running_first + 1, 0) >= coalesce(1 - v_ended_first, 0) then
         select r.ids, r.keys into v_running_ids, v_running_keys
-          from private.search_running_blocks(format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'a.still_running'),
+          from private.search_running_blocks(format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'coalesce(a.still_running, false)'),
                  '~s', v_running_first, v_after_id, v_running_last, 61,
                  p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_platforms, p_format, p_offer, p_hook_id,
                  p_min_running_days, v_today, v_period_query, v_phrase) r;
@@ -516,14 +524,14 @@ begin
         end if;
         select r.ids, r.keys into v_ended_ids, v_ended_keys
           from private.search_running_blocks(format(v_stream_sql, '((a.first_seen - a.last_seen) + 0)',
-                                                    'not a.still_running and a.last_seen is not null'),
+                                                    'not coalesce(a.still_running, true) and (a.last_seen + 0) is not null'),
                  '~e', v_ended_first, v_after_id, v_ended_last, 61,
                  p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_platforms, p_format, p_offer, p_hook_id,
                  p_min_running_days, v_today, v_period_query, v_phrase) r;
       else
         select r.ids, r.keys into v_ended_ids, v_ended_keys
           from private.search_running_blocks(format(v_stream_sql, '((a.first_seen - a.last_seen) + 0)',
-                                                    'not a.still_running and a.last_seen is not null'),
+                                                    'not coalesce(a.still_running, true) and (a.last_seen + 0) is not null'),
                  '~e', v_ended_first, v_after_id, v_ended_last, 61,
                  p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_platforms, p_format, p_offer, p_hook_id,
                  p_min_running_days, v_today, v_period_query, v_phrase) r;
@@ -531,7 +539,7 @@ begin
           v_running_last := least(v_running_last, v_epoch_today + 1 - (1 - v_ended_keys[61]));
         end if;
         select r.ids, r.keys into v_running_ids, v_running_keys
-          from private.search_running_blocks(format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'a.still_running'),
+          from private.search_running_blocks(format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'coalesce(a.still_running, false)'),
                  '~s', v_running_first, v_after_id, v_running_last, 61,
                  p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_platforms, p_format, p_offer, p_hook_id,
                  p_min_running_days, v_today, v_period_query, v_phrase) r;
