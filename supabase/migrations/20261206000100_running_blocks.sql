@@ -5,7 +5,9 @@
 -- fetched for a page of 60. Now every dated ad's search document also holds words for where it stands in the order:
 -- a running ad's day of first sighting, an ended ad's days between first and last sighting, each in blocks of 1, 8,
 -- 64 and 512 days. The search joined with one block's word finds that block's matches alone, and list_ads reads
--- each stream block by block, longest running first, until its page is full. See docs/decisions/0046.
+-- each stream block by block, longest running first, until its page is full. list_ads is 20261205000100's with
+-- that path, and a search of whole words in this order probes the newest 300 ads instead of 3,000. See
+-- docs/decisions/0046.
 
 -- The words of an ad's place in the longest-running order, as no typed search can make them (decision 0040): a
 -- running ad's key is its first sighting's day (days since 1970-01-01, ascending: the oldest has run longest), an
