@@ -86,8 +86,11 @@ update public.ads a
 -- list_ads' parameters, passed through. A block is read whole and ordered, so it must not hold many more matches
 -- than a page: the first is 512 keys wide; a block with more than c_cap matches is read again a level narrower
 -- (and that level is not read again before its end); after a block with few matches the next is a level wider.
+-- Wider than 512 is the whole rest of the stream, read by p_rest: p_statement without the block's word (a search
+-- with few matches in the library reads them in one go, as it did before blocks).
 create or replace function private.search_running_blocks(
   p_statement text,
+  p_rest text,
   p_stream text,
   p_first int,
   p_after_id uuid,
@@ -107,9 +110,9 @@ declare
   v_key int := p_first;
   v_id uuid := coalesce(p_after_id, c_nil);
   v_level int := 9;
-  -- Per level (0, 3, 6, 9 at 1..4), the last key of a block of that level that held too many: not read again
-  -- at that level until passed.
-  v_crowded int[] := array[null, null, null, null]::int[];
+  -- Per level (0, 3, 6, 9 at 1..4; 12, the rest of the stream, at 5), the last key of a block of that level that
+  -- held too many: not read again at that level until passed.
+  v_crowded int[] := array[null, null, null, null, null]::int[];
   v_last int;
   v_count int;
   v_ids uuid[];
@@ -127,12 +130,13 @@ begin
     while v_level > 0 and v_crowded[v_level / 3 + 1] >= v_key loop
       v_level := v_level - 3;
     end loop;
-    v_last := least(((v_key >> v_level) << v_level) + (1 << v_level) - 1, p_last);
-    execute p_statement into v_count, v_ids, v_keys
+    v_last := case when v_level = 12 then p_last
+                   else least(((v_key >> v_level) << v_level) + (1 << v_level) - 1, p_last) end;
+    execute case when v_level = 12 then p_rest else p_statement end into v_count, v_ids, v_keys
       using p_brand_id, p_category_id, p_type_id, p_tags, p_since, null::timestamptz, null::uuid,
             null, null, null, null, p_platforms, p_format, p_offer, p_hook_id, p_min_running_days, p_today, p_tsquery,
-            p_phrase, private.search_running_query(p_stream, v_level, v_key >> v_level), v_key, v_last, v_id,
-            case when v_level > 0 then c_cap + 1 end;
+            p_phrase, case when v_level < 12 then private.search_running_query(p_stream, v_level, v_key >> v_level) end,
+            v_key, v_last, v_id, case when v_level > 0 then c_cap + 1 end;
     if v_count > c_cap and v_level > 0 then
       v_crowded[v_level / 3 + 1] := v_last;
       v_level := v_level - 3;
@@ -142,7 +146,7 @@ begin
     keys := keys || v_keys[1:p_need - cardinality(keys)];
     v_key := v_last + 1;
     v_id := c_nil;
-    if v_count * 8 <= c_cap and v_level < 9 then
+    if v_count * 8 <= c_cap and v_level < 12 then
       v_level := v_level + 3;
     elsif v_count * 2 > c_cap and v_level > 0 then
       v_level := v_level - 3;
@@ -152,7 +156,7 @@ begin
           set_config('enable_seqscan', v_seqscan, true);
 end;
 $$;
-revoke execute on function private.search_running_blocks(text, text, int, uuid, int, int, uuid, uuid, uuid, uuid[],
+revoke execute on function private.search_running_blocks(text, text, text, int, uuid, int, int, uuid, uuid, uuid, uuid[],
   timestamptz, text[], text, text, uuid, int, date, tsquery, text) from public;
 
 -- A page of 60 ads of one board in the asked order, with filters and search. The cursor comes from the previous
@@ -266,6 +270,8 @@ declare
   -- and what it found.
   v_epoch_today int;
   v_stream_sql text;
+  v_block_match text;
+  v_rest_match text;
   v_running_first int;
   v_running_last int;
   v_ended_first int;
@@ -499,11 +505,14 @@ begin
       -- 1 - x. The stream whose first ad ran longer is read first; the other only as far as it can still reach the
       -- page.
       v_epoch_today := v_today - date '1970-01-01';
+      -- A block's matches carry its word ($20); the rest of a stream's, read at once, need not.
+      v_block_match := '(' || v_word_period || ' or ' || v_phrase_period || ')';
+      v_rest_match := '(' || v_word_match || ' or ' || v_phrase_match || ')';
       -- The stream's condition (%2$s) is written so that it implies no partial index's predicate: the planner would
       -- otherwise read such an index whole (every running ad, say) to intersect it with the search's few matches.
       v_stream_sql := 'select count(*)::int, coalesce(array_agg(b.id order by b.x, b.id), ''{}''),'
         || ' coalesce(array_agg(b.x order by b.x, b.id), ''{}'') from (select a.id, %1$s as x from public.ads a where '
-        || v_filters || ' and %2$s and (' || v_word_period || ' or ' || v_phrase_period || ')'
+        || v_filters || ' and %2$s and %3$s'
         || ' and %1$s between $21 and $22 and (%1$s > $21 or a.id > $23) limit $24) b';
       if v_cursor is null then
         v_running_first := (select min(a.first_seen) from public.ads a where a.still_running) - date '1970-01-01';
@@ -517,7 +526,8 @@ begin
       v_ended_last := 0;
       if coalesce(v_epoch_today - v_running_first + 1, 0) >= coalesce(1 - v_ended_first, 0) then
         select r.ids, r.keys into v_running_ids, v_running_keys
-          from private.search_running_blocks(format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'coalesce(a.still_running, false)'),
+          from private.search_running_blocks(format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'coalesce(a.still_running, false)', v_block_match),
+                 format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'coalesce(a.still_running, false)', v_rest_match),
                  '~s', v_running_first, v_after_id, v_running_last, 61,
                  p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_platforms, p_format, p_offer, p_hook_id,
                  p_min_running_days, v_today, v_period_query, v_phrase) r;
@@ -526,14 +536,18 @@ begin
         end if;
         select r.ids, r.keys into v_ended_ids, v_ended_keys
           from private.search_running_blocks(format(v_stream_sql, '((a.first_seen - a.last_seen) + 0)',
-                                                    'not coalesce(a.still_running, true) and (a.last_seen + 0) is not null'),
+                                                    'not coalesce(a.still_running, true) and (a.last_seen + 0) is not null', v_block_match),
+                 format(v_stream_sql, '((a.first_seen - a.last_seen) + 0)',
+                        'not coalesce(a.still_running, true) and (a.last_seen + 0) is not null', v_rest_match),
                  '~e', v_ended_first, v_after_id, v_ended_last, 61,
                  p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_platforms, p_format, p_offer, p_hook_id,
                  p_min_running_days, v_today, v_period_query, v_phrase) r;
       else
         select r.ids, r.keys into v_ended_ids, v_ended_keys
           from private.search_running_blocks(format(v_stream_sql, '((a.first_seen - a.last_seen) + 0)',
-                                                    'not coalesce(a.still_running, true) and (a.last_seen + 0) is not null'),
+                                                    'not coalesce(a.still_running, true) and (a.last_seen + 0) is not null', v_block_match),
+                 format(v_stream_sql, '((a.first_seen - a.last_seen) + 0)',
+                        'not coalesce(a.still_running, true) and (a.last_seen + 0) is not null', v_rest_match),
                  '~e', v_ended_first, v_after_id, v_ended_last, 61,
                  p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_platforms, p_format, p_offer, p_hook_id,
                  p_min_running_days, v_today, v_period_query, v_phrase) r;
@@ -541,7 +555,8 @@ begin
           v_running_last := least(v_running_last, v_epoch_today + 1 - (1 - v_ended_keys[61]));
         end if;
         select r.ids, r.keys into v_running_ids, v_running_keys
-          from private.search_running_blocks(format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'coalesce(a.still_running, false)'),
+          from private.search_running_blocks(format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'coalesce(a.still_running, false)', v_block_match),
+                 format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'coalesce(a.still_running, false)', v_rest_match),
                  '~s', v_running_first, v_after_id, v_running_last, 61,
                  p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_platforms, p_format, p_offer, p_hook_id,
                  p_min_running_days, v_today, v_period_query, v_phrase) r;
