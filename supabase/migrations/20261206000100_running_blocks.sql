@@ -272,6 +272,10 @@ declare
   v_stream_sql text;
   v_block_match text;
   v_rest_match text;
+  v_running_blocks text;
+  v_running_rest text;
+  v_ended_blocks text;
+  v_ended_rest text;
   v_running_first int;
   v_running_last int;
   v_ended_first int;
@@ -514,6 +518,12 @@ begin
         || ' coalesce(array_agg(b.x order by b.x, b.id), ''{}'') from (select a.id, %1$s as x from public.ads a where '
         || v_filters || ' and %2$s and %3$s'
         || ' and %1$s between $21 and $22 and (%1$s > $21 or a.id > $23) limit $24) b';
+      v_running_blocks := format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'coalesce(a.still_running, false)', v_block_match);
+      v_running_rest := format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'coalesce(a.still_running, false)', v_rest_match);
+      v_ended_blocks := format(v_stream_sql, '((a.first_seen - a.last_seen) + 0)',
+                               'not coalesce(a.still_running, true) and (a.last_seen + 0) is not null', v_block_match);
+      v_ended_rest := format(v_stream_sql, '((a.first_seen - a.last_seen) + 0)',
+                             'not coalesce(a.still_running, true) and (a.last_seen + 0) is not null', v_rest_match);
       if v_cursor is null then
         v_running_first := (select min(a.first_seen) from public.ads a where a.still_running) - date '1970-01-01';
         v_ended_first := (select min(a.first_seen - a.last_seen) from public.ads a
@@ -526,8 +536,7 @@ begin
       v_ended_last := 0;
       if coalesce(v_epoch_today - v_running_first + 1, 0) >= coalesce(1 - v_ended_first, 0) then
         select r.ids, r.keys into v_running_ids, v_running_keys
-          from private.search_running_blocks(format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'coalesce(a.still_running, false)', v_block_match),
-                 format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'coalesce(a.still_running, false)', v_rest_match),
+          from private.search_running_blocks(v_running_blocks, v_running_rest,
                  '~s', v_running_first, v_after_id, v_running_last, 61,
                  p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_platforms, p_format, p_offer, p_hook_id,
                  p_min_running_days, v_today, v_period_query, v_phrase) r;
@@ -535,19 +544,13 @@ begin
           v_ended_last := least(v_ended_last, 1 - (v_epoch_today - v_running_keys[61] + 1));
         end if;
         select r.ids, r.keys into v_ended_ids, v_ended_keys
-          from private.search_running_blocks(format(v_stream_sql, '((a.first_seen - a.last_seen) + 0)',
-                                                    'not coalesce(a.still_running, true) and (a.last_seen + 0) is not null', v_block_match),
-                 format(v_stream_sql, '((a.first_seen - a.last_seen) + 0)',
-                        'not coalesce(a.still_running, true) and (a.last_seen + 0) is not null', v_rest_match),
+          from private.search_running_blocks(v_ended_blocks, v_ended_rest,
                  '~e', v_ended_first, v_after_id, v_ended_last, 61,
                  p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_platforms, p_format, p_offer, p_hook_id,
                  p_min_running_days, v_today, v_period_query, v_phrase) r;
       else
         select r.ids, r.keys into v_ended_ids, v_ended_keys
-          from private.search_running_blocks(format(v_stream_sql, '((a.first_seen - a.last_seen) + 0)',
-                                                    'not coalesce(a.still_running, true) and (a.last_seen + 0) is not null', v_block_match),
-                 format(v_stream_sql, '((a.first_seen - a.last_seen) + 0)',
-                        'not coalesce(a.still_running, true) and (a.last_seen + 0) is not null', v_rest_match),
+          from private.search_running_blocks(v_ended_blocks, v_ended_rest,
                  '~e', v_ended_first, v_after_id, v_ended_last, 61,
                  p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_platforms, p_format, p_offer, p_hook_id,
                  p_min_running_days, v_today, v_period_query, v_phrase) r;
@@ -555,8 +558,7 @@ begin
           v_running_last := least(v_running_last, v_epoch_today + 1 - (1 - v_ended_keys[61]));
         end if;
         select r.ids, r.keys into v_running_ids, v_running_keys
-          from private.search_running_blocks(format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'coalesce(a.still_running, false)', v_block_match),
-                 format(v_stream_sql, '(a.first_seen - ''1970-01-01''::date)', 'coalesce(a.still_running, false)', v_rest_match),
+          from private.search_running_blocks(v_running_blocks, v_running_rest,
                  '~s', v_running_first, v_after_id, v_running_last, 61,
                  p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_platforms, p_format, p_offer, p_hook_id,
                  p_min_running_days, v_today, v_period_query, v_phrase) r;
