@@ -211,7 +211,7 @@ async function measureSigning(conn: BenchConnection, engine: Engine, ads: number
   };
   const withLinks = await p50Of('select private.ads_json_text($1::uuid[], $2::boolean[]) as page', [ids, clear]);
   const withoutLinks = await p50Of(
-    `select ('[' || string_agg(left(a.card::text, -1) || ', "is_clear": true}', ', ' order by p.ord) || ']')::json as page
+    `select ('[' || string_agg('{"is_clear": true, ' || right(a.card::text, -1), ', ' order by p.ord) || ']')::json as page
        from unnest($1::uuid[]) with ordinality as p (id, ord) join public.ads a on a.id = p.id`,
     [ids],
   );

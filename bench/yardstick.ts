@@ -22,8 +22,9 @@
  *   narrow search;
  * - builds the answer in SQL the way list_ads does for a caller who sees every
  *   ad clear (as text, like private.ads_json_text): each ad is its stored
- *   card's text plus is_clear and the two display links, signed with the
- *   image-link secret by the same SQL (private.signed_object_url, inlined), so
+ *   card's text after is_clear and the two display links, signed with the
+ *   image-link secret by the same SQL (private.image_link_token and
+ *   private.signed_image_link, inlined, each token written once), so
  *   the answer is what list_ads gives a subscriber, ad for ad; and sends that
  *   text as it is.
  *
@@ -92,7 +93,8 @@ export function pageSql(query: URLSearchParams, linkKey: string): { text: string
   const values: unknown[] = [];
   const range = rangeSql(query, values);
   const key = `$${values.push(linkKey)}`;
-  const link = (path: string) => `private.signed_object_url('ad-images', r.${path}, w.iat, w.iat + 86400, decode(${key}::text, 'hex'))`;
+  const token = (path: string) => `private.image_link_token('ad-images', r.${path}, w.iat, w.iat + 86400)`;
+  const link = (path: string, column: string) => `private.signed_image_link('ad-images', r.${path}, t.${column}, decode(${key}::text, 'hex'))`;
   // One aggregate writes the whole answer, as private.ads_json_text does: the opening text is its first piece, each
   // ad's delimiter comes with the ad, the cursor and the closing text are its last piece.
   const text = `with r as (select p.*, row_number() over (order by p.created_at desc, p.id desc) as n from (${range}) p),
@@ -100,10 +102,12 @@ export function pageSql(query: URLSearchParams, linkKey: string): { text: string
     select string_agg(x.piece, x.delimiter order by x.ord)::json::text as body
     from (select 0::bigint as ord, '{"ads" : [' as piece, '' as delimiter
           union all
-          select r.n, left(r.card::text, -1) || ', "is_clear": true, "preview_url": null, "display_480_url": "'
-                        || ${link('display_480_path')} || '", "display_960_url": "' || ${link('display_960_path')} || '"}',
+          select r.n, '{"is_clear": true, "preview_url": null, "display_480_url": "' || ${link('display_480_path', 'd480')}
+                        || '", "display_960_url": "' || ${link('display_960_path', 'd960')} || '", ' || right(r.card::text, -1),
                  case when r.n = 1 then '' else ', ' end
-            from r cross join w where r.n <= ${PAGE_SIZE}
+            from r cross join w
+            cross join lateral (select ${token('display_480_path')} as d480, ${token('display_960_path')} as d960 offset 0) t
+           where r.n <= ${PAGE_SIZE}
           union all
           select 9223372036854775807, '], "next_cursor" : ' || coalesce((
                    select '"' || private.iso_utc(r.created_at) || '_' || r.id || '"' from r

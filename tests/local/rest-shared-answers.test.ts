@@ -50,7 +50,7 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
     ctx.db.transaction(async (tx) => {
       await tx.query(`select set_config('session_replication_role', 'replica', true)`);
       await tx.query('update public.brands set name = $2 where id = $1', [brandId, name]);
-      await tx.query(`update public.ads set card = card || jsonb_build_object('brand_name', $2::text) where brand_id = $1`, [brandId, name]);
+      await tx.query(`update public.ads set card = card::jsonb || jsonb_build_object('brand_name', $2::text) where brand_id = $1`, [brandId, name]);
     });
 
   beforeAll(async () => {

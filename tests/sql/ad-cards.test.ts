@@ -44,7 +44,7 @@ describeOnEngines('ad cards: what lists show of an ad follows every write', (ctx
   /** Ads whose stored card differs from one built now from the tables. */
   async function staleCards(): Promise<string[]> {
     const { rows } = await ctx.db.query<{ id: string }>(
-      'select a.id from public.ads a where a.card is distinct from private.ad_card(a) order by a.id');
+      'select a.id from public.ads a where a.card::jsonb is distinct from private.ad_card(a) order by a.id');
     return rows.map((row) => row.id);
   }
 

@@ -72,7 +72,7 @@ describeOnEngines('card facts: every card carries where an ad ran and when it wa
     expect(await cardOf()).toMatchObject({ platforms: null, first_seen: null, last_seen: null, still_running: false });
 
     const { rows } = await ctx.db.query<{ stale: number }>(
-      'select count(*)::int as stale from public.ads a where a.card is distinct from private.ad_card(a)');
+      'select count(*)::int as stale from public.ads a where a.card::jsonb is distinct from private.ad_card(a)');
     expect(rows[0]!.stale).toBe(0);
   });
 

@@ -148,7 +148,7 @@ describeOnEngines('video creatives: the video path, its length, the card badge a
     expect((await card()).video_duration_ms).toBe(2500);
     await ctx.db.query('update public.ads set video_path = null, video_duration_ms = null where id = $1', [ad.id]);
     expect(await card()).not.toHaveProperty('video_duration_ms');
-    const { rows } = await ctx.db.query<{ stale: number }>('select count(*)::int as stale from public.ads a where a.card is distinct from private.ad_card(a)');
+    const { rows } = await ctx.db.query<{ stale: number }>('select count(*)::int as stale from public.ads a where a.card::jsonb is distinct from private.ad_card(a)');
     expect(rows[0]!.stale).toBe(0);
   });
 
