@@ -30,7 +30,7 @@ if [ -z "$bin" ] || [ ! -x "$bin/postgres" ]; then
 fi
 if ! command -v valgrind >/dev/null; then
   echo "valgrind is missing: installing Debian's valgrind package" >&2
-  apt-get install -y valgrind >/dev/null
+  apt-get install -y valgrind >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y valgrind >/dev/null; }
 fi
 
 folder=$(mktemp -d /tmp/obyect-sql-instructions.XXXXXX)
