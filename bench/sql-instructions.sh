@@ -9,9 +9,10 @@
 # postgres://postgres@127.0.0.1:5432/postgres), e.g. one kept by bench:stack or bench:db with BENCH_KEEP_DATABASE=1.
 # It is copied (roles and data, pg_dump and pg_restore) into a throwaway cluster in a temporary folder, which is
 # removed at the end: callgrind runs a backend of its own, in single-user mode, which needs a cluster that no server
-# has open. Each statement file (bench/instructions/*.sql) holds SQL that repeats its call :N times; it is run with
-# N = 10 and N = 40, and the difference over 30 calls is printed, so the session's start and the first calls'
-# planning are left out. BENCH_CALLGRIND_DIR=<folder> also keeps each file's callgrind profile of the 40 calls there
+# has open. A statement file (bench/instructions/*.sql) either holds SQL that repeats its call :N times, or its setup,
+# a line '-- each call' and then the call, which is made N times, each as a statement (and transaction) of its own, as
+# the API makes its calls (:i is the call's number). It is run with N = 10 and N = 40, and the difference over 30
+# calls is printed, so the session's start and the first calls' planning are left out. BENCH_CALLGRIND_DIR=<folder> also keeps each file's callgrind profile of the 40 calls there
 # (<name>.callgrind, for callgrind_annotate --inclusive=yes). Needs valgrind (Debian's package) and PostgreSQL's server binaries; run as root, the
 # cluster belongs to the postgres user.
 set -euo pipefail
@@ -58,7 +59,18 @@ psql -q -h "$folder" -U postgres -d copy -c 'vacuum analyze' >/dev/null
 as_owner "$bin/pg_ctl" -D "$folder/data" -w stop >/dev/null
 
 count() { # file, N, profile file -> instructions of the whole single-user session
-  sed "s/:N/$2/g" "$1" > "$folder/run.sql"
+  if grep -q '^-- each call$' "$1"; then
+    # What comes before the marker once, then the call after it N times, each a statement and so a transaction of
+    # its own, as the API makes its calls; :i is the call's number.
+    sed '/^-- each call$/,$d' "$1" > "$folder/run.sql"
+    for i in $(seq 1 "$2"); do
+      printf '\n' >> "$folder/run.sql"
+      sed '1,/^-- each call$/d' "$1" | sed "s/:i/$i/g" >> "$folder/run.sql"
+      printf '\n' >> "$folder/run.sql"
+    done
+  else
+    sed "s/:N/$2/g" "$1" > "$folder/run.sql"
+  fi
   chmod a+r "$folder/run.sql"
   as_owner valgrind --tool=callgrind --callgrind-out-file="$3" "$bin/postgres" --single -D "$folder/data" -j copy \
     < "$folder/run.sql" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
