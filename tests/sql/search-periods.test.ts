@@ -265,6 +265,53 @@ describeOnEngines('a rare search read a period of additions at a time', (ctx) =>
     });
   });
 
+  describe('the text anywhere through the lexicon', () => {
+    // One word of ASCII letters is read through the lexicon's words that hold it (20261208000100); these texts put
+    // it inside other words, next to digits, accents and punctuation, in the walk and below it. The answer must be
+    // the ads whose search text holds it, as the trigrams read them.
+    const HOLDERS = ['Glowberry sale', 'MEGAGLOWBERRYS', '12E5GLOWBERRY', 'caféglowberry drops', 'shop.glowberry.com',
+      'GLOWBERRY2024', 'glow-berry', 'Glow berry', 'unglowberryed'];
+    // More words hold this one than the lexicon gives (64): it is read through the trigrams, with the same answer.
+    const CROWDED = Array.from({ length: 65 }, (_, k) => `${String.fromCharCode(97 + Math.floor(k / 26), 97 + (k % 26))}wovenquill`);
+
+    beforeAll(async () => {
+      const hour = (k: number) => new Date(Date.parse('2026-10-25T10:00:00Z') - k * 3_600_000).toISOString();
+      await insertAds(ctx.db, [
+        ...HOLDERS.flatMap((text, k) => [{ at: minute(WALK_ADS - 1 - k * 5), imageText: text }, { at: hour(k), imageText: text }]),
+        ...CROWDED.map((word, k) => ({ at: hour(k), headline: word })),
+      ]);
+    }, 60_000);
+
+    /** Every ad whose search text holds the text, newest first, read directly. */
+    async function holding(text: string): Promise<string[]> {
+      const { rows } = await ctx.db.query<{ id: string }>(
+        `select id from public.ads where search_text like '%' || $1 || '%' order by created_at desc, id desc`, [text]);
+      return rows.map((row) => row.id);
+    }
+
+    it('gives the words that hold a part, none, or null past its limit', async () => {
+      const containing = async (text: string) =>
+        (await ctx.db.query<{ words: string[] | null }>(`select private.search_words_containing($1, 64) as words`, [text])).rows[0]!.words;
+      expect(await containing('glowberr')).toEqual(['cafeglowberry', 'glowberry', 'glowberry2024', 'megaglowberrys', 'unglowberryed']);
+      expect(await containing('owberry2')).toEqual(['glowberry2024']);
+      expect(await containing('glowberrx')).toEqual([]);
+      expect(await containing('wovenquill')).toBeNull();
+      // Read as itself, not as a pattern.
+      expect(await containing('%')).toEqual([]);
+    });
+
+    it('finds the same ads as the text anywhere, in every order', async () => {
+      for (const search of ['glowberry', 'GLOWBERR', 'owberr', 'berrys', 'e5glowberry', 'berry2024', 'glowberrx', 'wberry', 'wovenquill', 'enquil']) {
+        const expected = await holding(search.toLowerCase());
+        expect(ids((await listAll({ search })).ads), search).toEqual(expected);
+        expect(new Set(ids((await listAll({ search, sort: 'relevance' })).ads)), search).toEqual(new Set(expected));
+        expect(new Set(ids((await listAll({ search, sort: 'longest_running' })).ads)), search).toEqual(new Set(expected));
+      }
+      expect(await holding('glowberry')).toHaveLength(14);
+      expect(await holding('wovenquill')).toHaveLength(65);
+    });
+  });
+
   describe('the period words', () => {
     it('are the UTC day, month and year an ad was added, which no typed search finds', async () => {
       const [row] = (
