@@ -83,6 +83,32 @@ describeOnEngines('cursor and image link HMAC on core sha256()', (ctx) => {
     expect(signature).toBe(createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${header}.${payload}`).digest('base64url'));
   });
 
+  it("signs with a secret's new pads as soon as it changes, and keeps the pads to the secret", async () => {
+    const { rows: before } = await ctx.db.query<{ key: string; value: string }>(
+      `select key, value from private.settings where key in ('cursor_secret', 'image_link_secret')`);
+    expect(before).toHaveLength(2);
+    try {
+      // A secret longer than the 64-byte block is hashed first; its pads follow it too.
+      await ctx.db.query(`update private.settings set value = case key when 'cursor_secret' then 'a-rotated-cursor-secret'
+                            else repeat('a-rotated-link-secret-', 4) end where key in ('cursor_secret', 'image_link_secret')`);
+      const [signed] = (await ctx.db.query<{ cursor: string; url: string }>(
+        `select private.sign_cursor('{"q": "key"}'::jsonb) as cursor,
+                private.signed_object_url('ad-images', 'ads/x/display-480.webp', 1800000000, 1800086400, private.image_link_key()) as url`,
+      )).rows;
+      const [payload, signature] = signed!.cursor.split('.');
+      expect(signature).toBe(createHmac('sha256', 'a-rotated-cursor-secret').update(Buffer.from(payload!, 'base64url')).digest().subarray(0, 18).toString('base64url'));
+      const [header, claims, linkSignature] = signed!.url.split('?token=')[1]!.split('.');
+      expect(linkSignature).toBe(createHmac('sha256', 'a-rotated-link-secret-'.repeat(4)).update(`${header}.${claims}`).digest('base64url'));
+      // Pads written apart from their secret are written again from it.
+      await ctx.db.query(`update private.settings set hmac_pads = decode('00', 'hex') where key = 'cursor_secret'`);
+      const { rows } = await ctx.db.query<{ kept: boolean }>(
+        `select bool_and(hmac_pads = private.hmac_pads(convert_to(value, 'UTF8'))) as kept from private.settings`);
+      expect(rows[0]!.kept).toBe(true);
+    } finally {
+      for (const row of before) await ctx.db.query(`update private.settings set value = $2 where key = $1`, [row.key, row.value]);
+    }
+  });
+
   const PGCRYPTO_FREE = {
     'the cursor functions': ['hmac_sha256', 'read_cursor', 'sign_cursor'],
     'the image link functions': ['hmac_pads', 'image_link_key', 'signed_object_url'],
