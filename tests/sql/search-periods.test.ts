@@ -289,6 +289,26 @@ describeOnEngines('a rare search read a period of additions at a time', (ctx) =>
       return rows.map((row) => row.id);
     }
 
+    it('rests on a rule of the parser: a run of ASCII letters always lies inside one word of the document', async () => {
+      // 20,000 texts of letters, digits, accents, symbols and punctuation, the same on every run (setseed), read into
+      // words as a search document is; every run of a to z in them must lie inside one of its words.
+      const { rows } = await ctx.db.query<{ runs: number; outside: number }>(
+        `with t as (
+           select g, string_agg(substr('abex120é€ ñ3zq.-/_', 1 + floor(random() * 18)::int, 1), '' order by k) as text
+             from (select setseed(0.42)) s, generate_series(1, 20000) g, generate_series(1, 1 + g % 14) k group by g),
+         r as (
+           select m[1] as run, tsvector_to_array(private.search_words(t.text)) as words
+             from t, regexp_matches(t.text, '[a-z]+', 'g') m)
+         select count(*)::int as runs,
+                count(*) filter (where not exists (select 1 from unnest(r.words) w where strpos(w, r.run) > 0))::int as outside
+           from r`);
+      expect(rows[0]!.runs).toBeGreaterThan(30_000);
+      expect(rows[0]!.outside).toBe(0);
+      // Digits are another matter: the parser reads '12e5abc' as '12e5' and 'abc', so 'e5a' is in no word.
+      const { rows: split } = await ctx.db.query<{ words: string[] }>(`select tsvector_to_array(private.search_words('12e5abc')) as words`);
+      expect([...split[0]!.words].sort()).toEqual(['12e5', 'abc']);
+    });
+
     it('gives the words that hold a part, none, or null past its limit', async () => {
       const containing = async (text: string) =>
         (await ctx.db.query<{ words: string[] | null }>(`select private.search_words_containing($1, 64) as words`, [text])).rows[0]!.words;
