@@ -295,6 +295,30 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
       expect(ids((await listAll('subscriber', { sort: 'recently_seen', stillRunning: true, tagIds: [tagId] })).ads)).toEqual(ids(recent(library.filter(running))));
     });
 
+    it("reads a brand's ads in the dated orders from its own streams, in order", async () => {
+      const ofBrand = (ad: Seeded) => ad.brandId === brandId;
+      expect(ids((await listAll('subscriber', { sort: 'longest_running', brandId })).ads)).toEqual(ids(longest(library.filter(ofBrand))));
+      expect(ids((await listAll('subscriber', { sort: 'recently_seen', brandId })).ads)).toEqual(ids(recent(library.filter(ofBrand))));
+      // Each stream's statement, as list_ads writes it with a brand: with sequential scans, bitmaps and sorts off, the
+      // planner can still answer it in order, and picks the stream's brand-first index (20261208000300).
+      const streams: [string, string][] = [
+        ['a.still_running order by a.first_seen, a.id', 'ads_brand_running_since'],
+        ['not a.still_running and a.last_seen is not null order by (a.first_seen - a.last_seen), a.id', 'ads_brand_ran_for'],
+        ['a.still_running order by a.id', 'ads_brand_running'],
+        ['not a.still_running and a.last_seen is not null order by a.last_seen desc, a.id', 'ads_brand_last_seen'],
+        ['not a.still_running and a.last_seen is null order by a.id', 'ads_brand_undated'],
+      ];
+      for (const [stream, index] of streams) {
+        const plan = await ctx.db.transaction(async (tx) => {
+          for (const setting of ['enable_seqscan', 'enable_sort', 'enable_bitmapscan']) await tx.query(`set local ${setting} = off`);
+          const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
+            `explain select a.id from public.ads a where not a.is_black_friday and a.brand_id = '${brandId}' and ${stream} limit 61`);
+          return rows.map((row) => row['QUERY PLAN']).join('\n');
+        });
+        expect(plan, stream).toContain(index);
+      }
+    });
+
     it('orders newest first by default, and relevance without a search as newest', async () => {
       const newest = ids(newestFirst(library));
       expect(ids((await listAll('subscriber')).ads)).toEqual(newest);
