@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { highlightParts, searchWords } from '../../../src/features/ad-detail/lib/highlight.ts';
+import { highlightParts, marksInside, searchWords } from '../../../src/features/ad-detail/lib/highlight.ts';
 import { makeAd, makeFacts } from '../support/ad-fixtures.ts';
 import { fakeSupabase, sessionFor } from '../support/fake-supabase.ts';
 import { renderApp, setUpAppTests } from '../support/render-app.tsx';
@@ -10,8 +10,8 @@ vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await i
 vi.mock('../../../src/features/boards/components/sidebar-collections.tsx', () => ({ SidebarCollections: () => null }));
 
 /** The text with each marked part in brackets. */
-const marked = (text: string, search: string) =>
-  highlightParts(text, searchWords(search))
+const marked = (text: string, search: string, inside = false) =>
+  highlightParts(text, searchWords(search), { inside })
     .map((part) => (part.marked ? `[${part.text}]` : part.text))
     .join('');
 
@@ -28,6 +28,17 @@ describe('marking the words of a search', () => {
     expect(marked('Glowing below the glow', 'glo')).toBe('[Glo]wing below the [glo]w');
     expect(marked('shop.lumora.com', 'lumora')).toBe('shop.[lumora].com');
     expect(marked('50% OFF today', '50')).toBe('[50]% OFF today');
+  });
+
+  it('marks inside words only when the search begins no word of the ad’s texts', () => {
+    expect(marked('Your 3 pm snack, upgraded', 'pgraded', true)).toBe('Your 3 pm snack, u[pgraded]');
+    expect(marked('Crème brûlée, CRÈME', 'REME', true)).toBe('C[rème] brûlée, C[RÈME]');
+    expect(marked('Cre\u0300me', 're', true)).toBe('C[re\u0300]me');
+    // The ad's texts together decide: a word begun anywhere keeps every text to word starts.
+    expect(marksInside(['Your 3 pm snack, upgraded', null, undefined], searchWords('pgraded'))).toBe(true);
+    expect(marksInside(['Your 3 pm snack, upgraded', 'Pgraded goods'], searchWords('pgraded'))).toBe(false);
+    expect(marksInside(['Glowing'], searchWords('glow'))).toBe(false);
+    expect(marksInside(['Glowing'], [])).toBe(false);
   });
 
   it('prefers the longer word where two start at the same place, and splits a search on punctuation', () => {
@@ -81,6 +92,14 @@ describe('the ad detail opened from a search', () => {
     expect(within(section).getByText('Glow that survives a Monday')).toBeTruthy();
     expect(section.querySelector('mark')).toBeNull();
     expect(within(section).queryByTestId('ad-image-text')).toBeNull();
+  });
+
+  it('marks a search found only inside words where it is, when it begins no word of the ad', async () => {
+    const ad = makeAd({ facts: makeFacts({ headline: 'Your 3 pm snack, upgraded', primary_text: 'Plant-based protein', image_text: 'UPGRADED SNACKS' }) });
+    fakeSupabase.onRpc('get_ad', () => ({ data: ad, error: null }));
+    renderApp(`/ads/${ad.id}?q=pgraded`);
+    const section = await screen.findByRole('region', { name: 'Ad facts' });
+    await waitFor(() => expect([...section.querySelectorAll('mark')].map((mark) => mark.textContent)).toEqual(['pgraded', 'PGRADED']));
   });
 
   it('marks the search of an ad page’s own address', async () => {

@@ -3,6 +3,7 @@ import { ExternalLinkIcon } from '../../../components/ui/icons.tsx';
 import { landingHost, type AdFacts } from '../../../lib/ad-facts.ts';
 import { formatDay } from '../../../lib/formatting.ts';
 import { TEXTS } from '../../../lib/spec-texts.ts';
+import { marksInside } from '../lib/highlight.ts';
 import { HighlightedText } from './highlighted-text.tsx';
 
 const T = TEXTS.adFacts;
@@ -57,6 +58,8 @@ export function AdFactsSection({ facts, highlight = [] }: { facts: AdFacts; high
   const platforms = (facts.platforms ?? []).map((platform) => nameOf(T.platformNames, platform)).filter((name): name is string => name !== null);
   const shape = [nameOf(T.formatNames, facts.format), nameOf(T.placementNames, facts.placement)].filter(Boolean).join(' · ');
   const host = facts.landing_url ? landingHost(facts.landing_url) : null;
+  // A search found only inside words (by its text anywhere) is marked there.
+  const inside = marksInside([host, facts.headline, facts.primary_text, facts.image_text], highlight);
   const details: [string, ReactNode][] = [];
   if (shape) details.push([T.format, shape]);
   const cta = nameOf(T.callToActionNames, facts.call_to_action);
@@ -75,7 +78,7 @@ export function AdFactsSection({ facts, highlight = [] }: { facts: AdFacts; high
         className="inline-flex max-w-full items-center gap-1 font-medium text-neutral-950 underline decoration-neutral-300 underline-offset-2 hover:decoration-neutral-950"
       >
         <span className="min-w-0 [overflow-wrap:anywhere]">
-          <HighlightedText text={host} words={highlight} />
+          <HighlightedText text={host} words={highlight} inside={inside} />
         </span>
         <ExternalLinkIcon className="h-3.5 w-3.5 shrink-0 text-neutral-500" />
       </a>,
@@ -120,13 +123,13 @@ export function AdFactsSection({ facts, highlight = [] }: { facts: AdFacts; high
           {facts.headline && (
             <p className="text-[15px] font-semibold leading-snug text-neutral-950">
               <span className="sr-only">{T.headline}: </span>
-              <HighlightedText text={facts.headline} words={highlight} />
+              <HighlightedText text={facts.headline} words={highlight} inside={inside} />
             </p>
           )}
           {facts.primary_text && (
             <p className="mt-1.5 whitespace-pre-line text-sm leading-relaxed text-neutral-600">
               <span className="sr-only">{T.primaryText}: </span>
-              <HighlightedText text={facts.primary_text} words={highlight} />
+              <HighlightedText text={facts.primary_text} words={highlight} inside={inside} />
             </p>
           )}
         </div>
@@ -135,7 +138,7 @@ export function AdFactsSection({ facts, highlight = [] }: { facts: AdFacts; high
         <div className="mt-4 border-t border-neutral-100 pt-4" data-testid="ad-image-text">
           <p className="text-xs text-neutral-500">{T.imageText}</p>
           <p className="mt-0.5 whitespace-pre-line text-sm leading-relaxed [overflow-wrap:anywhere] text-neutral-700">
-            <HighlightedText text={facts.image_text} words={highlight} />
+            <HighlightedText text={facts.image_text} words={highlight} inside={inside} />
           </p>
         </div>
       )}

@@ -28,10 +28,12 @@ export interface TextPart {
 /**
  * The text cut into parts, marking where a search word begins a word of the
  * text: case and accents aside ('creme' finds 'Crème'), a search word finds
- * the start of a word ('glow' marks 'Glow' in 'Glowing') but never its middle
- * ('low' marks nothing in 'Glowing'). The parts are plain text, never markup.
+ * the start of a word ('glow' marks 'Glow' in 'Glowing') but not its middle
+ * ('low' marks nothing in 'Glowing'), unless `inside` is set (see
+ * `marksInside`), when it is marked wherever it is. The parts are plain text,
+ * never markup.
  */
-export function highlightParts(text: string, words: readonly string[]): TextPart[] {
+export function highlightParts(text: string, words: readonly string[], { inside = false }: { inside?: boolean } = {}): TextPart[] {
   if (words.length === 0 || text === '') return text === '' ? [] : [{ text, marked: false }];
   // The folded text, each folded character pointing back at the original it came from.
   const characters = [...text];
@@ -54,7 +56,7 @@ export function highlightParts(text: string, words: readonly string[]): TextPart
     const index = origin[from]!;
     const startsCharacter = from === 0 || origin[from - 1] !== index;
     const startsWord = startsCharacter && WORD_CHARACTER.test(characters[index]!) && (index === 0 || !WORD_CHARACTER.test(characters[index - 1]!));
-    const word = startsWord ? words.find((candidate) => folded.startsWith(candidate, from)) : undefined;
+    const word = (inside ? startsCharacter : startsWord) ? words.find((candidate) => folded.startsWith(candidate, from)) : undefined;
     if (!word) {
       from += 1;
       continue;
@@ -79,4 +81,14 @@ export function highlightParts(text: string, words: readonly string[]): TextPart
   }
   if (at < text.length) parts.push({ text: text.slice(at), marked: false });
   return parts;
+}
+
+/**
+ * Whether the search's words are marked inside words of an ad's texts: only
+ * when they begin no word of any of them. The library finds an ad by its
+ * whole search anywhere in its text too ('pgraded' finds 'upgraded'), and such
+ * an ad would otherwise open with nothing marked.
+ */
+export function marksInside(texts: readonly (string | null | undefined)[], words: readonly string[]): boolean {
+  return words.length > 0 && !texts.some((text) => !!text && highlightParts(text, words).some((part) => part.marked));
 }
