@@ -332,6 +332,87 @@ describeOnEngines('a rare search read a period of additions at a time', (ctx) =>
     });
   });
 
+  describe('the reads below the walk', () => {
+    // A word in every ad added one every three hours (8 a day), from June 2026 back to March, all below any walk.
+    const WORD = 'larkspurvane';
+    const START = Date.parse('2026-06-01T00:00:00Z');
+    const COUNT = 720;
+    let larkspur: Seeded[] = [];
+
+    beforeAll(async () => {
+      larkspur = await insertAds(ctx.db, Array.from({ length: COUNT }, (_, k) => ({
+        at: new Date(START - (k + 1) * 3 * 3_600_000).toISOString(),
+        headline: `${WORD} throw`,
+      })));
+    }, 60_000);
+
+    /**
+     * private.search_newest_by_periods as list_ads calls it, after a walk of `walkDays` days (ending at START) that
+     * met the word `hits` times: the ads it gives, and each read's period words, in the order read.
+     */
+    async function readBelowWalk(need: number, hits: number, walkDays = 1) {
+      return ctx.db.transaction(async (tx) => {
+        await tx.query('create temporary table period_reads (n serial, words text) on commit drop');
+        const statement = 'with logged as (insert into pg_temp.period_reads (words) select $20::text returning 1) '
+          + 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), \'{}\') from ('
+          + 'select a.id, a.created_at from public.ads a where a.search_vector @@ ($18 && $20)'
+          + ' and (a.created_at, a.id) < ($21, $22) and (select count(*) from logged) = 1'
+          + ' order by a.created_at desc, a.id desc limit $23) r';
+        const walked = `select 300, '${new Date(START).toISOString()}'::timestamptz, '${new Date(START - walkDays * 86_400_000).toISOString()}'::timestamptz,`
+          + ` '00000000-0000-0000-0000-000000000000'::uuid`;
+        const [found] = (await tx.query<{ ids: string[] }>(
+          `select private.search_newest_by_periods($1, $2, 300, $3, $4, null, null, null, null, null, null, null,
+                                                   null, null, null, null, null, null, $5::tsquery, null) as ids`,
+          [walked, statement, need, hits, `'${WORD}'`],
+        )).rows;
+        const reads = (await tx.query<{ words: string }>('select words from pg_temp.period_reads order by n')).rows;
+        return { ids: found!.ids, reads: reads.map((read) => read.words.split(' | ').map((word) => word.replace(/'/g, ''))) };
+      });
+    }
+
+    it('reads as many days at once as the page still needs at the rate measured, each read just below the last', async () => {
+      // Below the walk's day (May 31), newest first.
+      const below = ids(newestFirst(larkspur.filter((ad) => ad.createdAt < '2026-05-31')));
+      const { ids: found, reads } = await readBelowWalk(61, 8);
+      expect(found).toEqual(below.slice(0, 61));
+      // 61 matches and a quarter more at 8 a day: ten days back from May 30, in one read.
+      expect(reads[0]).toEqual(Array.from({ length: 10 }, (_, k) => `~d202605${String(21 + k).padStart(2, '0')}`));
+      expect(reads.length).toBeLessThanOrEqual(2);
+      // Each read's periods follow the last one's without a gap.
+      const days = reads.flat().map((word) => word.slice(2)).sort().reverse();
+      days.forEach((day, k) => {
+        if (k > 0) expect(Date.parse(`${days[k - 1]!.slice(0, 4)}-${days[k - 1]!.slice(4, 6)}-${days[k - 1]!.slice(6)}`) - Date.parse(`${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}`)).toBe(86_400_000);
+      });
+    });
+
+    it('reads months or years at once when the word is rare, and no read expects more than 200 matches', async () => {
+      // Met once in the walk's day, the word seems to be found once a day: 76 days back, as months.
+      const rare = await readBelowWalk(61, 1);
+      expect(rare.ids).toEqual(ids(newestFirst(larkspur.filter((ad) => ad.createdAt < '2026-05-31'))).slice(0, 61));
+      expect(rare.reads).toEqual([['~m202603', '~m202604', '~m202605']]);
+      // Met once in a walk of 30 days: back to the oldest ad (2023), as years.
+      const rarer = await readBelowWalk(61, 1, 30);
+      expect(rarer.reads).toEqual([['~y2023', '~y2024', '~y2025', '~y2026']]);
+      expect(rarer.ids).toEqual(ids(newestFirst(larkspur.filter((ad) => ad.createdAt < '2026-05-02'))).slice(0, 61));
+      // Met 80 times in a day, it is read a few days at a time: at most 200 matches expected, so 2 days and a half.
+      const dense = await readBelowWalk(300, 80);
+      expect(dense.reads[0]).toEqual(['~d20260528', '~d20260529', '~d20260530']);
+      expect(dense.ids).toEqual(ids(newestFirst(larkspur.filter((ad) => ad.createdAt < '2026-05-31'))).slice(0, 300));
+    });
+
+    it('names every period of a span in one query, by UTC calendar', async () => {
+      const { rows } = await ctx.db.query<{ days: string; months: string; years: string }>(
+        `select private.search_periods_query('day', '2025-12-30T23:30:00-05:00', '2026-01-01T00:00:00Z')::text as days,
+                private.search_periods_query('month', '2025-11-30T12:00:00Z', '2026-02-01T00:00:00Z')::text as months,
+                private.search_periods_query('year', '2024-06-01T00:00:00Z', '2026-01-01T00:00:00Z')::text as years`);
+      expect(rows[0]).toEqual({
+        days: "'~d20251231' | '~d20260101'",
+        months: "'~m202511' | '~m202512' | '~m202601' | '~m202602'",
+        years: "'~y2024' | '~y2025' | '~y2026'",
+      });
+    });
+  });
+
   describe('the period words', () => {
     it('are the UTC day, month and year an ad was added, which no typed search finds', async () => {
       const [row] = (
