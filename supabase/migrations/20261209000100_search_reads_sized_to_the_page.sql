@@ -28,6 +28,9 @@ as $$
 $$;
 revoke execute on function private.search_periods_query(text, timestamptz, timestamptz) from public;
 
+-- The one period's word it replaces, which nothing else reads.
+drop function private.search_period_query(text, timestamptz);
+
 create or replace function private.search_newest_by_periods(
   p_walked text,
   p_statement text,
