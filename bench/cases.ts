@@ -177,6 +177,12 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     listAds('colour blue + brand', { colour: 'blue', brandId: data.brand.id }),
     listAds('colour purple + longest running', { colour: 'purple', sort: 'longest_running' }),
     listAds('colour purple + running >= 60 days', { colour: 'purple', minRunningDays: 60 }),
+    // A filter in the dated orders is checked in the streams' indexes (decision 0050): a category, a hook, and a rare
+    // colour with a rare platform (0.07% of the library).
+    listAds('category + longest running', { categoryId: data.category.id, sort: 'longest_running' }),
+    listAds('hook + recently seen', { hookId: data.hook.id, sort: 'recently_seen' }),
+    listAds('colour purple + recently seen', { colour: 'purple', sort: 'recently_seen' }),
+    listAds('colour purple + snapchat + longest running', { colour: 'purple', platforms: ['snapchat'], sort: 'longest_running' }),
     {
       name: 'similar_ads',
       fn: 'similar_ads',

@@ -319,6 +319,35 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
       }
     });
 
+    it("checks every filter but the search and tags in the dated orders' stream indexes, without reading the ads", async () => {
+      // Each stream's statement with every filter of the facts, board, category, type and since, as list_ads writes
+      // them: on a vacuumed table, with sequential scans, bitmaps and sorts off, the planner answers it from the
+      // stream's index alone (20261210000100).
+      await ctx.db.query('vacuum (analyze) public.ads');
+      const filters = `a.is_top_picks and not a.is_black_friday and a.category_id = '${categoryId}'`
+        + ` and a.type_id is not distinct from null::uuid and a.created_at >= now() - interval '30 days'`
+        + ` and a.platforms && array['tiktok']::text[] and a.format = 'single_image' and a.offer = 'discount'`
+        + ` and a.hook_id = '${hooks.a}' and a.colour_swatches @> array['purple']::text[]`
+        + ' and (case when a.still_running then greatest(current_date, coalesce(a.last_seen, a.first_seen)) else a.last_seen end)'
+        + ' - a.first_seen + 1 >= 10';
+      const streams: [string, string, string][] = [
+        ['current_date - a.first_seen + 1', 'a.still_running order by a.first_seen, a.id', 'ads_running_since'],
+        ['a.last_seen - a.first_seen + 1', 'not a.still_running and a.last_seen is not null order by (a.first_seen - a.last_seen), a.id', 'ads_ran_for'],
+        ['current_date', 'a.still_running order by a.id', 'ads_running'],
+        ['a.last_seen', 'not a.still_running and a.last_seen is not null order by a.last_seen desc, a.id', 'ads_last_seen'],
+        ['a.id', 'not a.still_running and a.last_seen is null order by a.id', 'ads_undated'],
+      ];
+      for (const [key, stream, index] of streams) {
+        const plan = await ctx.db.transaction(async (tx) => {
+          for (const setting of ['enable_seqscan', 'enable_sort', 'enable_bitmapscan']) await tx.query(`set local ${setting} = off`);
+          const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
+            `explain select a.id, ${key} as k from public.ads a where ${filters} and ${stream} limit 61`);
+          return rows.map((row) => row['QUERY PLAN']).join('\n');
+        });
+        expect(plan, stream).toContain(`Index Only Scan using ${index} `);
+      }
+    });
+
     it('orders newest first by default, and relevance without a search as newest', async () => {
       const newest = ids(newestFirst(library));
       expect(ids((await listAll('subscriber')).ads)).toEqual(newest);
