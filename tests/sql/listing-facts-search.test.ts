@@ -348,6 +348,18 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
       }
     });
 
+    it('reads the ads of a platform through an index, for a combination few ads pass', async () => {
+      // In a large library the planner intersects it with a rare colour's (decision 0050); here, with sequential and
+      // ordered index scans off, the platform alone is read through its index.
+      const plan = await ctx.db.transaction(async (tx) => {
+        for (const setting of ['enable_seqscan', 'enable_indexscan']) await tx.query(`set local ${setting} = off`);
+        const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
+          "explain select a.id from public.ads a where a.platforms && array['snapchat']::text[]");
+        return rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toContain('Bitmap Index Scan on ads_platforms');
+    });
+
     it('orders newest first by default, and relevance without a search as newest', async () => {
       const newest = ids(newestFirst(library));
       expect(ids((await listAll('subscriber')).ads)).toEqual(newest);
