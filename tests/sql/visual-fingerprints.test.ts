@@ -185,6 +185,26 @@ describeOnEngines('visual fingerprints', (ctx) => {
     expect(otherColours[0]!.result).toEqual([]);
   });
 
+  it('looks up near-duplicates without JIT compilation, however many ads the planner expects the probes to find', async () => {
+    // At 1,000,000 ads the planner costs the lookup above jit_above_cost and compiled it for 224 ms before a 10 ms
+    // read (decision 0051): the function keeps JIT off for its own statements.
+    const { rows } = await ctx.db.query<{ config: string[] | null }>(
+      `select p.proconfig as config from pg_proc p where p.oid = 'private.ads_near_hash(bigint, extensions.cube)'::regprocedure`,
+    );
+    expect(rows[0]!.config).toEqual(expect.arrayContaining(['jit=off', 'max_parallel_workers_per_gather=0']));
+    // A lookup gives the same ads with it.
+    const id = await ad();
+    const hash = BigInt.asIntN(64, 0x0bad_cafe_1234_5678n);
+    await writeFingerprint(ctx.db, id, fingerprint(hash, [{ hex: '#ffffff', share: 1 }]));
+    const found = await queryAs<{ result: { id: string; distance: number }[] }>(
+      ctx.db,
+      userActor(people.admin),
+      'select public.admin_near_duplicates($1::bigint, $2::real[]) as result',
+      [flip(hash, 3).toString(), histogramOf(0)],
+    );
+    expect(found[0]!.result.map((entry) => [entry.id, entry.distance])).toEqual([[id, 1]]);
+  });
+
   it('keeps each ad pointing at the earliest near-duplicate added before it, as ads come, change and go', async () => {
     const hash = BigInt.asIntN(64, 0x7777_0000_ffff_1234n);
     const white = [{ hex: '#ffffff', share: 1 }];
