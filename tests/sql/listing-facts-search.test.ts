@@ -5,6 +5,7 @@ import { anon, expectPgError, queryAs, userActor, type Actor } from '../support/
 import { describeOnEngines } from '../support/engines.ts';
 import { newBrand, newCategory, newHook, newPersonas, newTag, type Personas } from '../support/factories.ts';
 import type { ListedAd } from '../support/listed-ad.ts';
+import { planOf } from '../support/query-plan.ts';
 
 /** list_ads' filters by the ads' facts, its orders and its search of the ads' words (20261130000200). */
 
@@ -309,12 +310,8 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
         ['not a.still_running and a.last_seen is null order by a.id', 'ads_brand_undated'],
       ];
       for (const [stream, index] of streams) {
-        const plan = await ctx.db.transaction(async (tx) => {
-          for (const setting of ['enable_seqscan', 'enable_sort', 'enable_bitmapscan']) await tx.query(`set local ${setting} = off`);
-          const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
-            `explain select a.id from public.ads a where not a.is_black_friday and a.brand_id = '${brandId}' and ${stream} limit 61`);
-          return rows.map((row) => row['QUERY PLAN']).join('\n');
-        });
+        const plan = await planOf(ctx.db, `select a.id from public.ads a where not a.is_black_friday and a.brand_id = '${brandId}' and ${stream} limit 61`,
+          ['enable_seqscan', 'enable_sort', 'enable_bitmapscan']);
         expect(plan, stream).toContain(index);
       }
     });
@@ -338,12 +335,8 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
         ['a.id', 'not a.still_running and a.last_seen is null order by a.id', 'ads_undated'],
       ];
       for (const [key, stream, index] of streams) {
-        const plan = await ctx.db.transaction(async (tx) => {
-          for (const setting of ['enable_seqscan', 'enable_sort', 'enable_bitmapscan']) await tx.query(`set local ${setting} = off`);
-          const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
-            `explain select a.id, ${key} as k from public.ads a where ${filters} and ${stream} limit 61`);
-          return rows.map((row) => row['QUERY PLAN']).join('\n');
-        });
+        const plan = await planOf(ctx.db, `select a.id, ${key} as k from public.ads a where ${filters} and ${stream} limit 61`,
+          ['enable_seqscan', 'enable_sort', 'enable_bitmapscan']);
         expect(plan, stream).toContain(`Index Only Scan using ${index} `);
       }
     });
@@ -351,12 +344,8 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
     it('reads the ads of a platform through an index, for a combination few ads pass', async () => {
       // In a large library the planner intersects it with a rare colour's (decision 0050); here, with sequential and
       // ordered index scans off, the platform alone is read through its index.
-      const plan = await ctx.db.transaction(async (tx) => {
-        for (const setting of ['enable_seqscan', 'enable_indexscan']) await tx.query(`set local ${setting} = off`);
-        const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
-          "explain select a.id from public.ads a where a.platforms && array['snapchat']::text[]");
-        return rows.map((row) => row['QUERY PLAN']).join('\n');
-      });
+      const plan = await planOf(ctx.db, "select a.id from public.ads a where a.platforms && array['snapchat']::text[]",
+        ['enable_seqscan', 'enable_indexscan']);
       expect(plan).toContain('Bitmap Index Scan on ads_platforms');
     });
 

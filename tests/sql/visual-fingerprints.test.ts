@@ -4,6 +4,7 @@ import { anon, expectPgError, queryAs, userActor } from '../support/acting.ts';
 import { describeOnEngines } from '../support/engines.ts';
 import { newAd, newBrand, newCategory, newHook, newPersonas, newTag, systemTagId, type Personas } from '../support/factories.ts';
 import type { ListedAd } from '../support/listed-ad.ts';
+import { planOf } from '../support/query-plan.ts';
 
 /**
  * Visual fingerprints (20261201000100..300): what the database derives from a written fingerprint, the near-duplicate
@@ -381,16 +382,12 @@ describeOnEngines('visual fingerprints', (ctx) => {
     }
     // The statement's form of the filter is the index's: with sequential scans and sorts off, the planner can still
     // answer a colour's newest ads in order, which it can only do from that index.
-    const plan = await ctx.db.transaction(async (tx) => {
-      await tx.query(`set local enable_seqscan = off`);
-      await tx.query(`set local enable_sort = off`);
-      await tx.query(`set local enable_bitmapscan = off`);
-      const { rows: lines } = await tx.query<{ 'QUERY PLAN': string }>(
-        `explain select a.id from public.ads a where not a.is_black_friday and a.colour_swatches @> array['purple']::text[]
-          order by a.created_at desc, a.id desc limit 61`,
-      );
-      return lines.map((line) => line['QUERY PLAN']).join('\n');
-    });
+    const plan = await planOf(
+      ctx.db,
+      `select a.id from public.ads a where not a.is_black_friday and a.colour_swatches @> array['purple']::text[]
+        order by a.created_at desc, a.id desc limit 61`,
+      ['enable_seqscan', 'enable_sort', 'enable_bitmapscan'],
+    );
     expect(plan).toContain('ads_colour_purple_order');
   });
 });
