@@ -170,6 +170,10 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     listAds(`search "${SEARCHES.imageTextOnly}" + longest running`, { search: SEARCHES.imageTextOnly, sort: 'longest_running' }),
     // Rare among the newest 3,000 yet in 2% of the library: read a block of running days at a time (decision 0046).
     listAds(`search brand fragment "${SEARCHES.brandFragment}" + longest running`, { search: SEARCHES.brandFragment, sort: 'longest_running' }),
+    // The recently-seen order has no blocks: a search there walks with its signature bits unless it is very rare
+    // (decision 0053).
+    listAds(`search brand fragment "${SEARCHES.brandFragment}" + recently seen`, { search: SEARCHES.brandFragment, sort: 'recently_seen' }),
+    listAds(`search "${SEARCHES.imageTextOnly}" + recently seen`, { search: SEARCHES.imageTextOnly, sort: 'recently_seen' }),
     listAds('Top Picks', { board: 'top-picks' }),
     // The colour swatches (docs/decisions/0038): a common one, a rare one, and with other filters and orders.
     listAds('colour white', { colour: 'white' }),

@@ -1,0 +1,220 @@
+import { createHash } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { queryAs, userActor } from '../support/acting.ts';
+import { describeOnEngines } from '../support/engines.ts';
+import { newAds, newBrand, newCategory, newPersonas, type Personas } from '../support/factories.ts';
+import type { ListedAd } from '../support/listed-ad.ts';
+import { planOf } from '../support/query-plan.ts';
+
+/**
+ * Each ad keeps a search signature, two bits of 256 for every word of its search document
+ * (20261211000200_search_signatures.sql). A search found often among the newest ads walks the longest-running and
+ * recently-seen orders checking the signature in the streams' indexes, and reads from the table only the ads whose
+ * signature holds one of its words, to check the words themselves. Here a word is in half of 400 ads, as a word of
+ * the headline and inside a longer word of the image text, so the search is common and walks; the running and ended
+ * ads tie across the two streams; and one ad's signature holds the word's bits through two other words. Every page
+ * is compared with the order worked out here from the dates alone.
+ */
+
+interface AdPage {
+  ads: ListedAd[];
+  next_cursor: string | null;
+}
+
+interface Dated {
+  id: string;
+  match: boolean;
+  firstSeen: string | null;
+  lastSeen: string | null;
+  running: boolean;
+}
+
+const DAY = 86_400_000;
+const WORD = 'quillfern';
+const ADS = 400;
+
+/** The two bit positions of a word, from the first two bytes of its md5, as private.search_word_bits sets them. */
+function wordBits(word: string): number[] {
+  const digest = createHash('md5').update(word).digest();
+  return [digest[0]!, digest[1]!];
+}
+
+describeOnEngines('search signatures: a common search in the dated orders checks its words in the streams', (ctx) => {
+  let people: Personas;
+  let today: number;
+  let ads: Dated[] = [];
+  let decoyId: string;
+
+  const daysAgo = (days: number) => new Date(today - days * DAY).toISOString().slice(0, 10);
+  const epochDay = (day: string) => Math.round(Date.parse(`${day}T00:00:00Z`) / DAY);
+
+  async function listAll(sort: 'longest_running' | 'recently_seen', search: string) {
+    const pages: AdPage[] = [];
+    let cursor: string | null = null;
+    do {
+      if (pages.length > 10) throw new Error('The listing does not end');
+      const rows: { page: AdPage }[] = await queryAs<{ page: AdPage }>(
+        ctx.db,
+        userActor(people.subscriber),
+        'select public.list_ads(p_search => $1::text, p_sort => $2::text, p_cursor => $3::text) as page',
+        [search, sort, cursor],
+      );
+      const page: AdPage = rows[0]!.page;
+      pages.push(page);
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    return { pages, ids: pages.flatMap((page) => page.ads.map((ad) => ad.id)) };
+  }
+
+  /** The matches in the order's key descending, ties by id; then the ads without both dates, by id. */
+  function expected(sort: 'longest_running' | 'recently_seen'): string[] {
+    const key = (ad: Dated): number | null => {
+      if (ad.running) return sort === 'longest_running' ? epochDay(daysAgo(0)) - epochDay(ad.firstSeen!) + 1 : epochDay(daysAgo(0));
+      if (!ad.lastSeen) return null;
+      return sort === 'longest_running' ? epochDay(ad.lastSeen) - epochDay(ad.firstSeen!) + 1 : epochDay(ad.lastSeen);
+    };
+    const byId = (a: Dated, b: Dated) => (a.id < b.id ? -1 : 1);
+    const matches = ads.filter((ad) => ad.match);
+    const dated = matches.filter((ad) => key(ad) !== null).sort((a, b) => (key(a) === key(b) ? byId(a, b) : key(b)! - key(a)!));
+    const undated = matches.filter((ad) => key(ad) === null).sort(byId);
+    return [...dated, ...undated].map((ad) => ad.id);
+  }
+
+  beforeAll(async () => {
+    await ctx.db.query('delete from public.ads');
+    people = await newPersonas(ctx.db);
+    const brandId = (await newBrand(ctx.db, 'Signet')).id;
+    const categoryId = (await newCategory(ctx.db)).id;
+    today = Date.parse(`${(await ctx.db.query<{ today: string }>(`select ((now() at time zone 'UTC')::date)::text as today`)).rows[0]!.today}T00:00:00Z`);
+    const made = await newAds(ctx.db, ADS, { brandId, categoryId, startAt: new Date(today - 5 * DAY).toISOString() });
+    // Every other ad holds the word: in its headline, or (one in three of them) inside a word of its image text.
+    // The running ads' days run come in groups of ten (five in the longest group), so the running stream's 60th and
+    // 61st matches tie, and the ended ads of that group ran exactly as long: they tie with them across the streams
+    // and belong on the first page by id. The other ended ads ran 20 days less, below the first page. Half of the
+    // ended ads ended today, so they tie with the running ones in the recently-seen order. One in ten of the
+    // matches has no dates.
+    const rows = made.map((ad, i) => {
+      const match = i % 2 === 0;
+      const undated = i % 20 === 10;
+      const running = !undated && i % 4 < 2;
+      const group = Math.floor((i + 20) / 40);
+      const ran = running || group === 4 ? 21 + group : Math.max(1, 1 + group);
+      const endedToday = !undated && !running && i % 8 === 6;
+      const firstSeen = undated ? null : running || endedToday ? daysAgo(ran - 1) : daysAgo(60 + (i % 7));
+      const lastSeen = undated || running ? null : endedToday ? daysAgo(0) : new Date(Date.parse(firstSeen!) + (ran - 1) * DAY).toISOString().slice(0, 10);
+      return {
+        id: ad.id,
+        headline: match && i % 6 !== 0 ? `The ${WORD} range` : 'Plain words',
+        image_text: match && i % 6 === 0 ? `BLUE${WORD.toUpperCase()}S` : null,
+        first_seen: firstSeen,
+        last_seen: lastSeen,
+        running,
+        match,
+      };
+    });
+    await ctx.db.query(
+      `update public.ads a set headline = x.headline, image_text = x.image_text, first_seen = x.first_seen,
+                               last_seen = x.last_seen, still_running = x.running
+         from jsonb_to_recordset($1::jsonb) as x (id uuid, headline text, image_text text, first_seen date, last_seen date, running boolean)
+        where a.id = x.id`,
+      [JSON.stringify(rows)],
+    );
+    ads = rows.map((row) => ({ id: row.id, match: row.match, firstSeen: row.first_seen, lastSeen: row.last_seen, running: row.running }));
+
+    // An ad whose signature holds both of the word's bits through two other words, and which does not hold the word.
+    const { rows: decoys } = await ctx.db.query<{ first: string; second: string }>(
+      `with t as (select private.search_word_bits($1) as b),
+            c as (select 'decoy' || translate(g::text, '0123456789', 'abcdefghij') as w from generate_series(1, 20000) g),
+            one as (select c.w, private.search_word_bits(c.w) as b from c, t
+                     where (private.search_word_bits(c.w) & t.b) <> repeat('0', 256)::bit(256) order by c.w limit 1)
+       select one.w as first, c.w as second from one, c, t
+        where ((one.b | private.search_word_bits(c.w)) & t.b) = t.b order by c.w limit 1`,
+      [WORD],
+    );
+    const decoy = made[1]!;
+    decoyId = decoy.id;
+    await ctx.db.query('update public.ads set headline = $2 where id = $1', [decoyId, `${decoys[0]!.first} ${decoys[0]!.second}`]);
+  }, 180_000);
+
+  it("holds both bits of every word of an ad's search document, the first two bytes of its md5", async () => {
+    const { rows } = await ctx.db.query<{ missing: number; words: number; periods: number }>(
+      `select count(*) filter (where left(w, 1) <> '~' and (a.search_signature & private.search_word_bits(w)) <> private.search_word_bits(w))::int as missing,
+              count(*) filter (where left(w, 1) <> '~')::int as words,
+              count(*) filter (where left(w, 1) = '~')::int as periods
+         from public.ads a, unnest(tsvector_to_array(a.search_vector)) w`,
+    );
+    expect(rows[0]!.words).toBeGreaterThan(ADS * 3);
+    expect(rows[0]!.periods).toBeGreaterThan(0);
+    expect(rows[0]!.missing).toBe(0);
+    for (const word of [WORD, 'bluequillferns', 'signet']) {
+      const { rows: bits } = await ctx.db.query<{ bits: string }>('select private.search_word_bits($1)::text as bits', [word]);
+      const set = [...bits[0]!.bits].flatMap((bit, position) => (bit === '1' ? [position] : []));
+      expect(set, word).toEqual([...new Set(wordBits(word))].sort((a, b) => a - b));
+    }
+  });
+
+  it('leaves the period and block words out, and follows a change of the text', async () => {
+    const ad = ads.find((x) => !x.match && x.id !== decoyId)!;
+    const signature = async () =>
+      (await ctx.db.query<{ holds: boolean; bits: number }>(
+        `select (search_signature & private.search_word_bits('marigoldveil')) = private.search_word_bits('marigoldveil') as holds,
+                length(replace(search_signature::text, '0', '')) as bits
+           from public.ads where id = $1`,
+        [ad.id],
+      )).rows[0]!;
+    const before = await signature();
+    expect(before.holds).toBe(false);
+    // Its words, each two bits (or one, when they fall together), and nothing for its period and block words.
+    const { rows } = await ctx.db.query<{ bits: number }>(
+      `select length(replace(coalesce(bit_or(private.search_word_bits(w)), repeat('0', 256)::bit(256))::text, '0', '')) as bits
+         from public.ads a, unnest(tsvector_to_array(a.search_vector)) w where a.id = $1 and left(w, 1) <> '~'`,
+      [ad.id],
+    );
+    expect(before.bits).toBe(rows[0]!.bits);
+    await ctx.db.query(`update public.ads set headline = 'Marigoldveil' where id = $1`, [ad.id]);
+    expect((await signature()).holds).toBe(true);
+    await ctx.db.query(`update public.ads set headline = 'Plain words' where id = $1`, [ad.id]);
+    expect((await signature()).holds).toBe(false);
+  });
+
+  it('lists the word longest running first and recently seen first, page by page, without the ad that only looks like it', async () => {
+    const { rows: decoy } = await ctx.db.query<{ looks: boolean; holds: boolean }>(
+      `select (search_signature & private.search_word_bits($2)) = private.search_word_bits($2) as looks,
+              search_vector @@ to_tsquery('simple', $2) as holds
+         from public.ads where id = $1`,
+      [decoyId, WORD],
+    );
+    expect(decoy[0]).toEqual({ looks: true, holds: false });
+    for (const sort of ['longest_running', 'recently_seen'] as const) {
+      const listed = await listAll(sort, WORD);
+      expect(listed.pages.length, sort).toBeGreaterThan(1);
+      expect(listed.ids, sort).toEqual(expected(sort));
+      expect(listed.ids, sort).not.toContain(decoyId);
+    }
+  });
+
+  describe('the walk of each stream', () => {
+    const streams: [string, string][] = [
+      ['a.still_running order by a.first_seen, a.id', 'ads_running_since'],
+      ['not a.still_running and a.last_seen is not null order by (a.first_seen - a.last_seen), a.id', 'ads_ran_for'],
+      ['a.still_running order by a.id', 'ads_running'],
+      ['not a.still_running and a.last_seen is not null order by a.last_seen desc, a.id', 'ads_last_seen'],
+      ['not a.still_running and a.last_seen is null order by a.id', 'ads_undated'],
+    ];
+    it.each(streams)('%s checks the signature in %s and reads the table by id only for the ads that pass', async (stream, index) => {
+      const plan = await planOf(
+        ctx.db,
+        `select a.id from public.ads a
+          where not a.is_black_friday
+            and ((a.search_signature & private.search_word_bits('${WORD}')) = private.search_word_bits('${WORD}')
+                 or (a.search_signature & private.search_word_bits('bluequillferns')) = private.search_word_bits('bluequillferns'))
+            and exists (select 1 from public.ads s where s.id = a.id and s.search_vector @@ '${WORD} | bluequillferns'::tsquery offset 0)
+            and ${stream} limit 61`,
+        ['enable_seqscan', 'enable_sort', 'enable_bitmapscan', 'enable_hashjoin', 'enable_mergejoin'],
+      );
+      expect(plan).toContain(`Index Only Scan using ${index} `);
+      expect(plan).toMatch(/Index Scan using ads_pkey on ads s/);
+      expect(plan).toMatch(/Filter: .*search_signature/);
+    });
+  });
+});
