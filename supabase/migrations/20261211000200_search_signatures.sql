@@ -51,6 +51,14 @@ drop index public.ads_running;
 drop index public.ads_last_seen;
 drop index public.ads_undated;
 
+-- The boards' newest-first indexes hold the signature too, for a search's probe of the newest ads.
+drop index public.ads_library_order;
+drop index public.ads_black_friday_order;
+drop index public.ads_top_picks_order;
+create index ads_library_order on public.ads (created_at desc, id desc) include (search_signature) where not is_black_friday;
+create index ads_black_friday_order on public.ads (created_at desc, id desc) include (search_signature) where is_black_friday;
+create index ads_top_picks_order on public.ads (created_at desc, id desc) include (search_signature) where is_top_picks;
+
 create index ads_running_since on public.ads (first_seen, id)
   include (still_running, last_seen, created_at, is_black_friday, is_top_picks, colour_swatches, platforms, format, offer,
            hook_id, category_id, type_id, search_signature)
@@ -389,12 +397,21 @@ begin
     v_probe_depth := case when v_sort = 'longest_running' and v_exact_query is not null then c_exact_walk
                           when v_sort = 'recently_seen' and v_signature_match is not null then c_signed_probe
                           else c_probe end;
-    execute 'select count(*) filter (where ' || v_word_match || '), count(*) filter (where ' || v_phrase_match
-      || ' and not coalesce(' || v_word_match || ', false)) from (select a.search_vector, a.search_text from public.ads a where '
-      || v_board || ' order by a.created_at desc, a.id desc limit ' || v_probe_depth || ') a'
-      into v_word_hits, v_part_hits
-      using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
-            null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+    if v_signature_match is not null then
+      -- With signature bits, the board's order index holds them: only the newest ads whose signature holds a word
+      -- are read from the table, and every match is counted once (its words are the whole match).
+      execute 'select count(*)::int, 0 from (select a.id, a.search_signature from public.ads a where ' || v_board
+        || ' order by a.created_at desc, a.id desc limit ' || v_probe_depth || ') a where (' || v_signature_match || ')'
+        || ' and exists (select 1 from public.ads s where s.id = a.id and ' || replace(v_any_match, 'a.', 's.') || ' offset 0)'
+        into v_word_hits, v_part_hits;
+    else
+      execute 'select count(*) filter (where ' || v_word_match || '), count(*) filter (where ' || v_phrase_match
+        || ' and not coalesce(' || v_word_match || ', false)) from (select a.search_vector, a.search_text from public.ads a where '
+        || v_board || ' order by a.created_at desc, a.id desc limit ' || v_probe_depth || ') a'
+        into v_word_hits, v_part_hits
+        using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+              null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+    end if;
     -- As often as in at most c_page_size of c_probe ads.
     v_rare_words := v_word_hits * c_probe <= c_page_size * v_probe_depth;
     v_rare_parts := v_part_hits * c_probe <= c_page_size * v_probe_depth;
