@@ -16,13 +16,15 @@
 --
 -- list_ads is 20261208000100's with that walk. Adding the column rewrites the table: 3 minutes at 1,000,000 ads here.
 
--- Two bits of 256 for a word: the first two bytes of its md5.
+-- Two bits of 256 for a word: the first two bytes of its md5. Plain SQL of catalog functions, so the planner writes
+-- it into the statements that call it (list_ads writes a search's words as constants, and they are worked out once
+-- when the statement is planned); it is not security definer and reads nothing, so it needs no search_path.
 create function private.search_word_bits(p_word text) returns bit(256)
 language sql immutable strict parallel safe
-set search_path = ''
 as $$
-  select set_bit(set_bit(repeat('0', 256)::bit(256), get_byte(d.md5, 0), 1), get_byte(d.md5, 1), 1)
-    from (select decode(md5(p_word), 'hex') as md5) d
+  select pg_catalog.set_bit(pg_catalog.set_bit(pg_catalog.repeat('0', 256)::bit(256),
+           pg_catalog.get_byte(pg_catalog.decode(pg_catalog.md5(p_word), 'hex'), 0), 1),
+           pg_catalog.get_byte(pg_catalog.decode(pg_catalog.md5(p_word), 'hex'), 1), 1)
 $$;
 revoke execute on function private.search_word_bits(text) from public;
 
@@ -189,6 +191,16 @@ declare
   c_signed_rare constant int := 500;
   v_signed boolean := false;
   v_signature_match text;
+  -- A search of the board alone, with signature bits: its walk of one stream, how many ads a stream's walk may
+  -- pass, and whether a walk passed that many without filling the page.
+  v_signable boolean := false;
+  -- At most c_signed_walk ads a walk, or the setting obyect.signed_walk where it is set (1 or more: a smaller walk
+  -- reads the page as a rare search's sooner, with the same answer).
+  c_signed_walk constant int := greatest(1, coalesce(nullif(current_setting('obyect.signed_walk', true), '')::int, 30000));
+  v_signed_stream text;
+  v_signed_extent text;
+  v_signed_cut boolean;
+  v_bitmapscan text := current_setting('enable_bitmapscan');
   v_mergejoin text := current_setting('enable_mergejoin');
   -- The first stream of a dated order, read before the second is bounded by it.
   v_first text;
@@ -362,6 +374,8 @@ begin
     || v_facts;
   v_conditions := v_filters
     || case when v_search is not null and v_sort <> 'relevance' then ' and ' || v_any_match else '' end;
+  -- A search with signature bits and no filter but the board walks the dated orders with them (see below).
+  v_signable := v_signature_match is not null and v_filters = v_board;
   -- The first step of a search in the newest or relevance order: the order's walk, v_walk_depth ads deep, keeping
   -- the matches (%1$s, on w) after the cursor (%2$s) up to %3$s. When they fill the page they are the page; otherwise
   -- how many it found says how rare the search is. A search of whole words found often enough in its short walk to
@@ -395,7 +409,7 @@ begin
     -- common word, which walks its order, from the rest.
     -- A search with signature bits in the recently-seen order probes the newest c_signed_probe ads.
     v_probe_depth := case when v_sort = 'longest_running' and v_exact_query is not null then c_exact_walk
-                          when v_sort = 'recently_seen' and v_signature_match is not null then c_signed_probe
+                          when v_sort = 'recently_seen' and v_signable then c_signed_probe
                           else c_probe end;
     if v_signature_match is not null then
       -- With signature bits, the board's order index holds them: only the newest ads whose signature holds a word
@@ -416,7 +430,7 @@ begin
     v_rare_words := v_word_hits * c_probe <= c_page_size * v_probe_depth;
     v_rare_parts := v_part_hits * c_probe <= c_page_size * v_probe_depth;
     v_rare := (v_word_hits + v_part_hits) * c_probe <= c_page_size * v_probe_depth;
-    if v_sort = 'recently_seen' and v_signature_match is not null then
+    if v_sort = 'recently_seen' and v_signable then
       -- Its walk checks the signature in the index and costs little for each ad passed over, so it reads every match
       -- through the search index only when it is found in at most one in c_signed_rare of the newest ads.
       v_rare := (v_word_hits + v_part_hits) * c_signed_rare <= v_probe_depth;
@@ -552,73 +566,146 @@ begin
                                 select e.id, 1 - e.x from unnest(v_ended_ids, v_ended_keys) e (id, x)) m
                          order by m.k desc, m.id limit 61) u);
     elsif v_cursor is null or v_after_days is not null or v_after_seen is not null then
-      -- A rare search's matches are read once, through the search index (with whole words where the lexicon gives
-      -- them), and both streams are ordered from them.
-      -- A search that is not rare walks the streams in order. With its words' signature bits the walk checks them
-      -- in the stream's index and looks up in the table, by id, only the ads whose signature holds one of the words.
-      -- The lookup's offset 0 keeps it a lookup: PostgreSQL 18 would otherwise see the ad joined with itself on its
-      -- key and read both from one scan of the table.
-      v_signed := not v_rare and v_signature_match is not null;
-      v_from := case when v_rare then 'm a where true'
-                     when v_signed then 'public.ads a where ' || v_filters || ' and (' || v_signature_match || ')'
-                       || ' and exists (select 1 from public.ads s where s.id = a.id and ' || replace(v_any_match, 'a.', 's.') || ' offset 0)'
-                     else 'public.ads a where ' || v_conditions end;
-      -- The running ads' stream is read first (r). When it fills a page, the ended ads' stream is read only as far as
-      -- the days or the day of r's 61st ad: no ended ad below it can reach the page, and the walk stops there.
-      if v_sort = 'longest_running' then
-        v_first := 'r as materialized (select a.id, $17 - a.first_seen + 1 as k from ' || v_from || ' and a.still_running'
-          || case when v_cursor is not null then ' and (a.first_seen, a.id) > ($17 + 1 - $20, $7)' else '' end
-          || ' order by a.first_seen, a.id limit 61)';
-        v_sql := 'select s.id from ('
-          || 'select r.id, r.k from r'
-          || ' union all '
-          || '(select a.id, a.last_seen - a.first_seen + 1 as k from ' || v_from
-          || ' and not a.still_running and a.last_seen is not null'
-          || case when v_cursor is not null then ' and ((a.first_seen - a.last_seen), a.id) > (1 - $20, $7)' else '' end
-          || ' and (a.first_seen - a.last_seen) <= coalesce((select 1 - min(r.k) from r having count(*) >= 61), 2147483647)'
-          || ' order by (a.first_seen - a.last_seen), a.id limit 61)'
-          || ') s order by s.k desc, s.id limit 61';
-      elsif v_cursor is null or v_after_seen >= v_today then
-        v_first := 'r as materialized (select a.id, $17 as k from ' || v_from || ' and a.still_running'
-          || case when v_after_seen = v_today then ' and a.id > $7' else '' end
-          || ' order by a.id limit 61)';
-        v_sql := 'select s.id from ('
-          || 'select r.id, r.k from r'
-          || ' union all '
-          || '(select a.id, a.last_seen as k from ' || v_from
-          || ' and not a.still_running and a.last_seen is not null'
-          || case when v_cursor is not null then ' and a.last_seen <= $21 and (a.last_seen < $21 or a.id > $7)' else '' end
-          || ' and a.last_seen >= coalesce((select min(r.k) from r having count(*) >= 61), ''-infinity''::date)'
-          || ' order by a.last_seen desc, a.id limit 61)'
-          || ') s order by s.k desc, s.id limit 61';
-      else
-        v_sql := 'select s.id from ('
-          || '(select a.id, a.last_seen as k from ' || v_from
-          || ' and not a.still_running and a.last_seen is not null'
-          || ' and a.last_seen <= $21 and (a.last_seen < $21 or a.id > $7)'
-          || ' order by a.last_seen desc, a.id limit 61)'
-          || ') s order by s.k desc, s.id limit 61';
-      end if;
-      if v_rare then
-        perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
-      elsif v_signed then
-        -- Each stream walked in its index's order, each ad that passes looked up by id: no hash or merge of the
-        -- search's matches, no workers for a walk that stops after its page.
+      -- A search of the board alone with signature bits, not rare, walks each stream in its index's order, checks the
+      -- signature there, and looks up by id only the ads whose signature holds one of its words. The lookup's
+      -- offset 0 keeps it a lookup: PostgreSQL 18 would otherwise see the ad joined with itself on its key and read
+      -- both from one scan of the table. The running stream is read first; when it fills a page, the ended stream
+      -- is read only as far as the running stream's 61st ad, since no ended ad below it can reach the page. Each
+      -- walk passes at most c_signed_walk ads: a search found among the newest ads but rare in the whole library
+      -- would otherwise walk the whole stream. When a walk passed that many without filling the page, the page is
+      -- read as a rare search's is.
+      v_signed := not v_rare and v_signable;
+      if v_signed then
+        -- One stream's walk (%1$s its key, %2$s its order before the id, %3$s its condition): its first 61 matches
+        -- in order, and their keys. And how many ads the walk may pass: c_signed_walk when the stream holds so many.
+        v_signed_stream := 'select coalesce(array_agg(q.id order by q.n), ''{}''), coalesce(array_agg(q.k order by q.n), ''{}'')'
+          || ' from (select m.id, m.k, row_number() over () as n from (select a.id, a.k from (select a.id, %1$s as k,'
+          || ' a.search_signature from public.ads a where ' || v_board || ' and %3$s order by %2$s, a.id'
+          || ' limit ' || c_signed_walk || ') a where (' || v_signature_match || ')'
+          || ' and exists (select 1 from public.ads s where s.id = a.id and ' || replace(v_any_match, 'a.', 's.') || ' offset 0)'
+          || ' limit 61) m) q';
+        v_signed_extent := 'select count(*)::int from (select 1 from public.ads a where ' || v_board || ' and %1$s'
+          || ' limit ' || c_signed_walk || ') x';
         perform set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true),
-                set_config('max_parallel_workers_per_gather', '0', true);
+                set_config('enable_bitmapscan', 'off', true), set_config('max_parallel_workers_per_gather', '0', true);
+        v_signed_cut := false;
+        if v_sort = 'longest_running' then
+          -- Keys: the days run, longest first.
+          v_stream_sql := 'a.still_running' || case when v_cursor is not null then ' and (a.first_seen, a.id) > ($2 + 1 - $3, $1)' else '' end;
+          execute format(v_signed_stream, '$2 - a.first_seen + 1', 'a.first_seen', v_stream_sql)
+            into v_running_ids, v_running_keys using v_after_id, v_today, v_after_days;
+          if cardinality(v_running_ids) < 61 then
+            execute format(v_signed_extent, v_stream_sql) into v_walked_depth using v_after_id, v_today, v_after_days;
+            v_signed_cut := v_walked_depth >= c_signed_walk;
+          end if;
+          v_stream_sql := 'not a.still_running and a.last_seen is not null'
+            || case when v_cursor is not null then ' and ((a.first_seen - a.last_seen), a.id) > (1 - $3, $1)' else '' end
+            || case when cardinality(v_running_ids) >= 61 then ' and (a.first_seen - a.last_seen) <= ' || (1 - v_running_keys[61]) else '' end;
+          v_ended_ids := '{}';
+          v_ended_keys := '{}';
+          if not v_signed_cut then
+            execute format(v_signed_stream, 'a.last_seen - a.first_seen + 1', '(a.first_seen - a.last_seen)', v_stream_sql)
+              into v_ended_ids, v_ended_keys using v_after_id, v_today, v_after_days;
+          end if;
+          if cardinality(v_ended_ids) < 61 and not v_signed_cut then
+            execute format(v_signed_extent, v_stream_sql) into v_walked_depth using v_after_id, v_today, v_after_days;
+            v_signed_cut := v_walked_depth >= c_signed_walk;
+          end if;
+          v_ids := (select coalesce(array_agg(u.id order by u.k desc, u.id), '{}')
+                      from (select m.id, m.k from (select * from unnest(v_running_ids, v_running_keys)
+                                                   union all select * from unnest(v_ended_ids, v_ended_keys)) m (id, k)
+                             order by m.k desc, m.id limit 61) u);
+        else
+          -- Keys: the days since last seen, a running ad's 0, most recent first. When the running ads fill a page,
+          -- an ended ad can reach it only if it was last seen today, with an id before the running stream's 61st.
+          v_running_ids := '{}';
+          v_running_keys := '{}';
+          if v_cursor is null or v_after_seen >= v_today then
+            v_stream_sql := 'a.still_running' || case when v_after_seen = v_today then ' and a.id > $1' else '' end;
+            execute format(v_signed_stream, '0', 'a.id', v_stream_sql) into v_running_ids, v_running_keys using v_after_id, v_today, v_after_seen;
+            if cardinality(v_running_ids) < 61 then
+              execute format(v_signed_extent, v_stream_sql) into v_walked_depth using v_after_id, v_today, v_after_seen;
+              v_signed_cut := v_walked_depth >= c_signed_walk;
+            end if;
+          end if;
+          v_stream_sql := 'not a.still_running and a.last_seen is not null'
+            || case when v_cursor is not null then ' and a.last_seen <= $3 and (a.last_seen < $3 or a.id > $1)' else '' end
+            || case when cardinality(v_running_ids) >= 61 then ' and a.last_seen = $2 and a.id <= ' || quote_literal(v_running_ids[61]) || '::uuid' else '' end;
+          v_ended_ids := '{}';
+          v_ended_keys := '{}';
+          if not v_signed_cut then
+            execute format(v_signed_stream, '$2 - a.last_seen', 'a.last_seen desc', v_stream_sql)
+              into v_ended_ids, v_ended_keys using v_after_id, v_today, v_after_seen;
+          end if;
+          if cardinality(v_ended_ids) < 61 and not v_signed_cut then
+            execute format(v_signed_extent, v_stream_sql) into v_walked_depth using v_after_id, v_today, v_after_seen;
+            v_signed_cut := v_walked_depth >= c_signed_walk;
+          end if;
+          v_ids := (select coalesce(array_agg(u.id order by u.k, u.id), '{}')
+                      from (select m.id, m.k from (select * from unnest(v_running_ids, v_running_keys)
+                                                   union all select * from unnest(v_ended_ids, v_ended_keys)) m (id, k)
+                             order by m.k, m.id limit 61) u);
+        end if;
+        perform set_config('enable_hashjoin', v_hashjoin, true), set_config('enable_mergejoin', v_mergejoin, true),
+                set_config('enable_bitmapscan', v_bitmapscan, true), set_config('max_parallel_workers_per_gather', v_workers, true);
+        if v_signed_cut then
+          v_signed := false;
+          v_rare := true;
+        end if;
       end if;
-      execute 'with ' || case when v_rare then 'm as materialized (select a.id, a.first_seen, a.last_seen, a.still_running'
-                                    || ' from public.ads a where ' || v_conditions || '), ' else '' end
-        || coalesce(v_first, 'r as (select null::uuid as id)') || ' '
-        || 'select coalesce(array_agg(r.id order by r.n), ''{}'') from (select q.id, row_number() over () as n from ('
-        || v_sql || ') q) r'
-        into v_ids
-        using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
-              null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_period_query, v_phrase,
-              v_after_days, v_after_seen;
-      perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true), set_config('enable_seqscan', v_seqscan, true),
-              set_config('enable_hashjoin', v_hashjoin, true), set_config('enable_mergejoin', v_mergejoin, true),
-              set_config('max_parallel_workers_per_gather', v_workers, true);
+      if not v_signed then
+        -- A rare search's matches are read once, through the search index (with whole words where the lexicon gives
+        -- them), and both streams are ordered from them. The running ads' stream is read first (r); when it fills a
+        -- page, the ended ads' stream is read only as far as the days or the day of r's 61st ad.
+        v_from := case when v_rare then 'm a where true' else 'public.ads a where ' || v_conditions end;
+        if v_sort = 'longest_running' then
+          v_first := 'r as materialized (select a.id, $17 - a.first_seen + 1 as k from ' || v_from || ' and a.still_running'
+            || case when v_cursor is not null then ' and (a.first_seen, a.id) > ($17 + 1 - $20, $7)' else '' end
+            || ' order by a.first_seen, a.id limit 61)';
+          v_sql := 'select s.id from ('
+            || 'select r.id, r.k from r'
+            || ' union all '
+            || '(select a.id, a.last_seen - a.first_seen + 1 as k from ' || v_from
+            || ' and not a.still_running and a.last_seen is not null'
+            || case when v_cursor is not null then ' and ((a.first_seen - a.last_seen), a.id) > (1 - $20, $7)' else '' end
+            || ' and (a.first_seen - a.last_seen) <= coalesce((select 1 - min(r.k) from r having count(*) >= 61), 2147483647)'
+            || ' order by (a.first_seen - a.last_seen), a.id limit 61)'
+            || ') s order by s.k desc, s.id limit 61';
+        elsif v_cursor is null or v_after_seen >= v_today then
+          v_first := 'r as materialized (select a.id, $17 as k from ' || v_from || ' and a.still_running'
+            || case when v_after_seen = v_today then ' and a.id > $7' else '' end
+            || ' order by a.id limit 61)';
+          v_sql := 'select s.id from ('
+            || 'select r.id, r.k from r'
+            || ' union all '
+            || '(select a.id, a.last_seen as k from ' || v_from
+            || ' and not a.still_running and a.last_seen is not null'
+            || case when v_cursor is not null then ' and a.last_seen <= $21 and (a.last_seen < $21 or a.id > $7)' else '' end
+            || ' and a.last_seen >= coalesce((select min(r.k) from r having count(*) >= 61), ''-infinity''::date)'
+            || ' order by a.last_seen desc, a.id limit 61)'
+            || ') s order by s.k desc, s.id limit 61';
+        else
+          v_sql := 'select s.id from ('
+            || '(select a.id, a.last_seen as k from ' || v_from
+            || ' and not a.still_running and a.last_seen is not null'
+            || ' and a.last_seen <= $21 and (a.last_seen < $21 or a.id > $7)'
+            || ' order by a.last_seen desc, a.id limit 61)'
+            || ') s order by s.k desc, s.id limit 61';
+        end if;
+        if v_rare then
+          perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
+        end if;
+        execute 'with ' || case when v_rare then 'm as materialized (select a.id, a.first_seen, a.last_seen, a.still_running'
+                                      || ' from public.ads a where ' || v_conditions || '), ' else '' end
+          || coalesce(v_first, 'r as (select null::uuid as id)') || ' '
+          || 'select coalesce(array_agg(r.id order by r.n), ''{}'') from (select q.id, row_number() over () as n from ('
+          || v_sql || ') q) r'
+          into v_ids
+          using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+                null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_period_query, v_phrase,
+                v_after_days, v_after_seen;
+        perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true), set_config('enable_seqscan', v_seqscan, true);
+      end if;
     else
       v_ids := '{}';
     end if;

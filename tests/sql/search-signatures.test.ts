@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { queryAs, userActor } from '../support/acting.ts';
+import { as, userActor } from '../support/acting.ts';
 import { describeOnEngines } from '../support/engines.ts';
 import { newAds, newBrand, newCategory, newPersonas, type Personas } from '../support/factories.ts';
 import type { ListedAd } from '../support/listed-ad.ts';
@@ -48,17 +48,19 @@ describeOnEngines('search signatures: a common search in the dated orders checks
   const daysAgo = (days: number) => new Date(today - days * DAY).toISOString().slice(0, 10);
   const epochDay = (day: string) => Math.round(Date.parse(`${day}T00:00:00Z`) / DAY);
 
-  async function listAll(sort: 'longest_running' | 'recently_seen', search: string) {
+  /** Every page, with each walk of a stream passing at most `walk` ads when it is given (obyect.signed_walk). */
+  async function listAll(sort: 'longest_running' | 'recently_seen', search: string, walk?: number) {
     const pages: AdPage[] = [];
     let cursor: string | null = null;
     do {
       if (pages.length > 10) throw new Error('The listing does not end');
-      const rows: { page: AdPage }[] = await queryAs<{ page: AdPage }>(
-        ctx.db,
-        userActor(people.subscriber),
-        'select public.list_ads(p_search => $1::text, p_sort => $2::text, p_cursor => $3::text) as page',
-        [search, sort, cursor],
-      );
+      const rows: { page: AdPage }[] = await as(ctx.db, userActor(people.subscriber), async (q) => {
+        if (walk !== undefined) await q.query(`select set_config('obyect.signed_walk', $1, true)`, [String(walk)]);
+        return (await q.query<{ page: AdPage }>(
+          'select public.list_ads(p_search => $1::text, p_sort => $2::text, p_cursor => $3::text) as page',
+          [search, sort, cursor],
+        )).rows;
+      });
       const page: AdPage = rows[0]!.page;
       pages.push(page);
       cursor = page.next_cursor;
@@ -190,6 +192,17 @@ describeOnEngines('search signatures: a common search in the dated orders checks
       expect(listed.pages.length, sort).toBeGreaterThan(1);
       expect(listed.ids, sort).toEqual(expected(sort));
       expect(listed.ids, sort).not.toContain(decoyId);
+    }
+  });
+
+  it('reads the page as a rare search does when a walk passes its most ads without filling it', async () => {
+    // Walks of 20 and of 150 ads: the first page's running stream stops short, then a later page's, then only the
+    // ended stream's; the answers are the same.
+    for (const walk of [20, 150, 260]) {
+      for (const sort of ['longest_running', 'recently_seen'] as const) {
+        const listed = await listAll(sort, WORD, walk);
+        expect(listed.ids, `${sort}, walks of ${walk}`).toEqual(expected(sort));
+      }
     }
   });
 
