@@ -174,6 +174,7 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     // (decision 0053).
     listAds(`search brand fragment "${SEARCHES.brandFragment}" + recently seen`, { search: SEARCHES.brandFragment, sort: 'recently_seen' }),
     listAds(`search "${SEARCHES.imageTextOnly}" + recently seen`, { search: SEARCHES.imageTextOnly, sort: 'recently_seen' }),
+    listAds(`search two words "${SEARCHES.twoWords}" + recently seen`, { search: SEARCHES.twoWords, sort: 'recently_seen' }),
     listAds('Top Picks', { board: 'top-picks' }),
     // The colour swatches (docs/decisions/0038): a common one, a rare one, and with other filters and orders.
     listAds('colour white', { colour: 'white' }),

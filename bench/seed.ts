@@ -69,6 +69,8 @@ export const SEARCHES = {
   imageTextOnly: 'snowfall',
   commonWord: 'sale',
   partialWord: 'ydrati',
+  // A brand's name and a word of its ads: several words, read through the signatures in the dated orders.
+  twoWords: 'lumen skincare',
 } as const;
 
 export interface Named {

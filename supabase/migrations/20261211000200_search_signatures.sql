@@ -70,6 +70,23 @@ create index ads_signed_running on public.ads (id)
 create index ads_signed_last_seen on public.ads (last_seen desc, id)
   include (is_black_friday, is_top_picks, search_signature) where not still_running and last_seen is not null;
 
+-- The condition on an ad's signature (alias a) that every ad matching a folded search meets, or null. Each run of
+-- three or more ASCII letters of the search lies in one word of a matching ad, whether the ad matched by words or by
+-- the text anywhere (decision 0048: the parser never splits a run of letters), so the ad's signature holds the bits
+-- of one of the lexicon's words holding that run. A run held by more than p_words words adds no condition.
+create function private.search_signature_match(p_folded text, p_words int) returns text
+language sql stable parallel safe
+set search_path = ''
+as $$
+  select string_agg('(' || array_to_string(array(
+           select format('(a.search_signature & private.search_word_bits(%1$s)) = private.search_word_bits(%1$s)', quote_literal(w))
+             from unnest(c.words) w), ' or ') || ')', ' and ')
+    from (select private.search_words_containing(m.run[1], 64) as words
+            from regexp_matches(p_folded, '[a-z]{3,}', 'g') m (run)) c
+   where cardinality(c.words) between 1 and p_words
+$$;
+revoke execute on function private.search_signature_match(text, int) from public;
+
 create or replace function public.list_ads(
   p_board text default 'library',
   p_brand_id uuid default null,
@@ -322,12 +339,11 @@ begin
         v_phrase_period := 'a.search_vector @@ (' || v_containing_query || ' && $20)';
         v_any_match := v_phrase_match;
         v_any_period := v_phrase_period;
-        if cardinality(v_containing) between 1 and c_signed_words then
-          v_signature_match := array_to_string(array(
-            select format('(a.search_signature & private.search_word_bits(%1$s)) = private.search_word_bits(%1$s)', quote_literal(w))
-              from unnest(v_containing) w), ' or ');
-        end if;
       end if;
+    end if;
+    -- In a dated order, the condition on an ad's signature that every match meets (private.search_signature_match).
+    if v_tsquery is not null and v_sort in ('longest_running', 'recently_seen') then
+      v_signature_match := private.search_signature_match(v_folded, c_signed_words);
     end if;
   end if;
 
@@ -405,7 +421,9 @@ begin
       execute 'select count(*)::int, 0 from (select a.id, a.search_signature from public.ads a where ' || v_board
         || ' order by a.created_at desc, a.id desc limit ' || v_probe_depth || ') a where (' || v_signature_match || ')'
         || ' and exists (select 1 from public.ads s where s.id = a.id and ' || replace(v_any_match, 'a.', 's.') || ' offset 0)'
-        into v_word_hits, v_part_hits;
+        into v_word_hits, v_part_hits
+        using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+              null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
     else
       execute 'select count(*) filter (where ' || v_word_match || '), count(*) filter (where ' || v_phrase_match
         || ' and not coalesce(' || v_word_match || ', false)) from (select a.search_vector, a.search_text from public.ads a where '
@@ -579,24 +597,32 @@ begin
         v_signed_cut := false;
         if v_sort = 'longest_running' then
           -- Keys: the days run, longest first.
-          v_stream_sql := 'a.still_running' || case when v_cursor is not null then ' and (a.first_seen, a.id) > ($2 + 1 - $3, $1)' else '' end;
-          execute format(v_signed_stream, '$2 - a.first_seen + 1', 'a.first_seen', v_stream_sql)
-            into v_running_ids, v_running_keys using v_after_id, v_today, v_after_days;
+          v_stream_sql := 'a.still_running' || case when v_cursor is not null then ' and (a.first_seen, a.id) > ($17 + 1 - $20, $7)' else '' end;
+          execute format(v_signed_stream, '$17 - a.first_seen + 1', 'a.first_seen', v_stream_sql)
+            into v_running_ids, v_running_keys using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+                  null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_period_query, v_phrase,
+                  v_after_days, v_after_seen;
           if cardinality(v_running_ids) < 61 then
-            execute format(v_signed_extent, v_stream_sql) into v_walked_depth using v_after_id, v_today, v_after_days;
+            execute format(v_signed_extent, v_stream_sql) into v_walked_depth using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+                  null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_period_query, v_phrase,
+                  v_after_days, v_after_seen;
             v_signed_cut := v_walked_depth >= c_signed_walk;
           end if;
           v_stream_sql := 'not a.still_running and a.last_seen is not null'
-            || case when v_cursor is not null then ' and ((a.first_seen - a.last_seen), a.id) > (1 - $3, $1)' else '' end
+            || case when v_cursor is not null then ' and ((a.first_seen - a.last_seen), a.id) > (1 - $20, $7)' else '' end
             || case when cardinality(v_running_ids) >= 61 then ' and (a.first_seen - a.last_seen) <= ' || (1 - v_running_keys[61]) else '' end;
           v_ended_ids := '{}';
           v_ended_keys := '{}';
           if not v_signed_cut then
             execute format(v_signed_stream, 'a.last_seen - a.first_seen + 1', '(a.first_seen - a.last_seen)', v_stream_sql)
-              into v_ended_ids, v_ended_keys using v_after_id, v_today, v_after_days;
+              into v_ended_ids, v_ended_keys using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+                  null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_period_query, v_phrase,
+                  v_after_days, v_after_seen;
           end if;
           if cardinality(v_ended_ids) < 61 and not v_signed_cut then
-            execute format(v_signed_extent, v_stream_sql) into v_walked_depth using v_after_id, v_today, v_after_days;
+            execute format(v_signed_extent, v_stream_sql) into v_walked_depth using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+                  null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_period_query, v_phrase,
+                  v_after_days, v_after_seen;
             v_signed_cut := v_walked_depth >= c_signed_walk;
           end if;
           v_ids := (select coalesce(array_agg(u.id order by u.k desc, u.id), '{}')
@@ -609,24 +635,32 @@ begin
           v_running_ids := '{}';
           v_running_keys := '{}';
           if v_cursor is null or v_after_seen >= v_today then
-            v_stream_sql := 'a.still_running' || case when v_after_seen = v_today then ' and a.id > $1' else '' end;
-            execute format(v_signed_stream, '0', 'a.id', v_stream_sql) into v_running_ids, v_running_keys using v_after_id, v_today, v_after_seen;
+            v_stream_sql := 'a.still_running' || case when v_after_seen = v_today then ' and a.id > $7' else '' end;
+            execute format(v_signed_stream, '0', 'a.id', v_stream_sql) into v_running_ids, v_running_keys using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+                  null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_period_query, v_phrase,
+                  v_after_days, v_after_seen;
             if cardinality(v_running_ids) < 61 then
-              execute format(v_signed_extent, v_stream_sql) into v_walked_depth using v_after_id, v_today, v_after_seen;
+              execute format(v_signed_extent, v_stream_sql) into v_walked_depth using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+                  null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_period_query, v_phrase,
+                  v_after_days, v_after_seen;
               v_signed_cut := v_walked_depth >= c_signed_walk;
             end if;
           end if;
           v_stream_sql := 'not a.still_running and a.last_seen is not null'
-            || case when v_cursor is not null then ' and a.last_seen <= $3 and (a.last_seen < $3 or a.id > $1)' else '' end
-            || case when cardinality(v_running_ids) >= 61 then ' and a.last_seen = $2 and a.id <= ' || quote_literal(v_running_ids[61]) || '::uuid' else '' end;
+            || case when v_cursor is not null then ' and a.last_seen <= $21 and (a.last_seen < $21 or a.id > $7)' else '' end
+            || case when cardinality(v_running_ids) >= 61 then ' and a.last_seen = $17 and a.id <= ' || quote_literal(v_running_ids[61]) || '::uuid' else '' end;
           v_ended_ids := '{}';
           v_ended_keys := '{}';
           if not v_signed_cut then
-            execute format(v_signed_stream, '$2 - a.last_seen', 'a.last_seen desc', v_stream_sql)
-              into v_ended_ids, v_ended_keys using v_after_id, v_today, v_after_seen;
+            execute format(v_signed_stream, '$17 - a.last_seen', 'a.last_seen desc', v_stream_sql)
+              into v_ended_ids, v_ended_keys using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+                  null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_period_query, v_phrase,
+                  v_after_days, v_after_seen;
           end if;
           if cardinality(v_ended_ids) < 61 and not v_signed_cut then
-            execute format(v_signed_extent, v_stream_sql) into v_walked_depth using v_after_id, v_today, v_after_seen;
+            execute format(v_signed_extent, v_stream_sql) into v_walked_depth using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+                  null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_period_query, v_phrase,
+                  v_after_days, v_after_seen;
             v_signed_cut := v_walked_depth >= c_signed_walk;
           end if;
           v_ids := (select coalesce(array_agg(u.id order by u.k, u.id), '{}')

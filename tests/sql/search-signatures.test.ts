@@ -24,6 +24,8 @@ interface AdPage {
 interface Dated {
   id: string;
   match: boolean;
+  /** Holds the word in its headline, "The quillfern range", rather than in its image text. */
+  inHeadline: boolean;
   firstSeen: string | null;
   lastSeen: string | null;
   running: boolean;
@@ -69,14 +71,14 @@ describeOnEngines('search signatures: a common search in the dated orders checks
   }
 
   /** The matches in the order's key descending, ties by id; then the ads without both dates, by id. */
-  function expected(sort: 'longest_running' | 'recently_seen'): string[] {
+  function expected(sort: 'longest_running' | 'recently_seen', matching: (ad: Dated) => boolean = (ad) => ad.match): string[] {
     const key = (ad: Dated): number | null => {
       if (ad.running) return sort === 'longest_running' ? epochDay(daysAgo(0)) - epochDay(ad.firstSeen!) + 1 : epochDay(daysAgo(0));
       if (!ad.lastSeen) return null;
       return sort === 'longest_running' ? epochDay(ad.lastSeen) - epochDay(ad.firstSeen!) + 1 : epochDay(ad.lastSeen);
     };
     const byId = (a: Dated, b: Dated) => (a.id < b.id ? -1 : 1);
-    const matches = ads.filter((ad) => ad.match);
+    const matches = ads.filter(matching);
     const dated = matches.filter((ad) => key(ad) !== null).sort((a, b) => (key(a) === key(b) ? byId(a, b) : key(b)! - key(a)!));
     const undated = matches.filter((ad) => key(ad) === null).sort(byId);
     return [...dated, ...undated].map((ad) => ad.id);
@@ -121,7 +123,9 @@ describeOnEngines('search signatures: a common search in the dated orders checks
         where a.id = x.id`,
       [JSON.stringify(rows)],
     );
-    ads = rows.map((row) => ({ id: row.id, match: row.match, firstSeen: row.first_seen, lastSeen: row.last_seen, running: row.running }));
+    ads = rows.map((row) => ({
+      id: row.id, match: row.match, inHeadline: row.headline !== 'Plain words', firstSeen: row.first_seen, lastSeen: row.last_seen, running: row.running,
+    }));
 
     // An ad whose signature holds both of the word's bits through two other words, and which does not hold the word.
     const { rows: decoys } = await ctx.db.query<{ first: string; second: string }>(
@@ -194,6 +198,41 @@ describeOnEngines('search signatures: a common search in the dated orders checks
       expect(listed.pages.length, sort).toBeGreaterThan(1);
       expect(listed.ids, sort).toEqual(expected(sort));
       expect(listed.ids, sort).not.toContain(decoyId);
+    }
+  });
+
+  it('writes a condition on the signature that every ad the search finds meets', async () => {
+    for (const search of [WORD, `${WORD} range`, 'fern ran', 'Ferns', 'bluequill', 'the quillfern']) {
+      const [{ condition }] = (await ctx.db.query<{ condition: string | null }>(
+        'select private.search_signature_match(private.search_fold($1), 8) as condition', [search])).rows as [{ condition: string | null }];
+      expect(condition, search).not.toBeNull();
+      // Every ad the newest order lists for it (which reads no signature), page by page.
+      const found: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: AdPage = (await as(ctx.db, userActor(people.subscriber), async (q) => (await q.query<{ page: AdPage }>(
+          'select public.list_ads(p_search => $1::text, p_cursor => $2::text) as page', [search, cursor])).rows[0]!.page));
+        found.push(...page.ads.map((ad) => ad.id));
+        cursor = page.next_cursor;
+      } while (cursor !== null && found.length < 1000);
+      expect(found.length, search).toBeGreaterThan(0);
+      const { rows } = await ctx.db.query<{ met: number; all: number }>(
+        `select count(*) filter (where ${condition})::int as met, count(*)::int as all from public.ads a where a.id = any($1::uuid[])`,
+        [found],
+      );
+      expect(rows[0], search).toEqual({ met: found.length, all: found.length });
+    }
+  });
+
+  it('lists several words, and a text found across two words, by the bits of the words that hold each part', async () => {
+    // "quillfern range" matches as words; "fern ran" only as text anywhere, inside "quillfern" and "range". Either
+    // way each run of letters lies in one of the ad's words, whose bits its signature holds.
+    for (const search of [`${WORD} range`, 'fern ran']) {
+      for (const sort of ['longest_running', 'recently_seen'] as const) {
+        const listed = await listAll(sort, search);
+        expect(listed.ids, `${search}, ${sort}`).toEqual(expected(sort, (ad) => ad.inHeadline));
+        expect(listed.ids.length, `${search}, ${sort}`).toBeGreaterThan(61);
+      }
     }
   });
 
