@@ -191,9 +191,12 @@ declare
   c_signed_words constant int := 8;
   -- The recently-seen order has no blocks of days: a rare search there reads all its matches and orders them, a
   -- cost that grows with the matches in the whole library. With signature bits it walks unless the probe of the
-  -- newest c_signed_probe ads finds it in at most one in c_signed_rare of them.
+  -- newest c_signed_probe ads finds it rare for the library's size: a walk passes about 61/p ads, reading every
+  -- match costs about p times the library's ads, so at the newest ads' rate p = hits/probed it is rare when
+  -- hits^2 * ads <= c_signed_balance * probed^2 (at 1,000,000 ads found in at most 4 of 1,000, at 100,000 in 12).
   c_signed_probe constant int := 1000;
-  c_signed_rare constant int := 500;
+  c_signed_balance constant int := 16;
+  v_probed int;
   v_signed boolean := false;
   v_signature_match text;
   -- A search of the board alone, with signature bits: its walk of one stream, how many ads a stream's walk may
@@ -418,10 +421,11 @@ begin
     if v_signature_match is not null then
       -- With signature bits, the board's order index holds them: only the newest ads whose signature holds a word
       -- are read from the table, and every match is counted once (its words are the whole match).
-      execute 'select count(*)::int, 0 from (select a.id, a.search_signature from public.ads a where ' || v_board
-        || ' order by a.created_at desc, a.id desc limit ' || v_probe_depth || ') a where (' || v_signature_match || ')'
-        || ' and exists (select 1 from public.ads s where s.id = a.id and ' || replace(v_any_match, 'a.', 's.') || ' offset 0)'
-        into v_word_hits, v_part_hits
+      execute 'select count(*) filter (where (' || v_signature_match || ')'
+        || ' and exists (select 1 from public.ads s where s.id = a.id and ' || replace(v_any_match, 'a.', 's.') || ' offset 0))::int,'
+        || ' 0, count(*)::int from (select a.id, a.search_signature from public.ads a where ' || v_board
+        || ' order by a.created_at desc, a.id desc limit ' || v_probe_depth || ') a'
+        into v_word_hits, v_part_hits, v_probed
         using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
               null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
     else
@@ -438,8 +442,9 @@ begin
     v_rare := (v_word_hits + v_part_hits) * c_probe <= c_page_size * v_probe_depth;
     if v_sort = 'recently_seen' and v_signable then
       -- Its walk checks the signature in the index and costs little for each ad passed over, so it reads every match
-      -- through the search index only when it is found in at most one in c_signed_rare of the newest ads.
-      v_rare := (v_word_hits + v_part_hits) * c_signed_rare <= v_probe_depth;
+      -- through the search index only when it is rare for the library's size (c_signed_balance above).
+      v_rare := (v_word_hits + v_part_hits)::bigint ^ 2 * (select c.total from private.ad_counts c)
+                <= c_signed_balance * greatest(v_probed, 1)::bigint ^ 2;
     end if;
   end if;
 
