@@ -34,6 +34,8 @@ describe('the Favorites page', () => {
     await waitFor(() => expect(within(main()).getAllByTestId('ad-skeleton')).toHaveLength(8));
     expect(document.title).toBe('Favorites – Saved Ads Library');
 
+    // The skeletons can show before the page asks for its ads: answer only the call that was made.
+    await waitFor(() => expect(fakeSupabase.callsOf('list_collection_ads')).toHaveLength(1));
     await act(async () => answer(served));
     await waitFor(() => expect(cardIds()).toEqual([newer.id, older.id]));
     expect(fakeSupabase.callsOf('list_collection_ads')).toEqual([{ p_collection_id: FAVORITES_ID, p_cursor: null }]);
