@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { DATE_RANGES, TAG_FILTER_MAX } from '../../../lib/constants.ts';
 import { useCatalog, type CatalogItem } from '../api/get-catalog.ts';
@@ -123,16 +123,17 @@ export function useLibraryFilters() {
     [brand.item, category.item, type.item, selectedTags, since, search, facts, hook.item, sort],
   );
 
+  // The params last written, not those of the last render: a second change made before the page renders the
+  // first (a sort chosen right after a platform) starts from the first, so neither is lost.
+  const latest = useRef(params);
+  latest.current = params;
   const update = useCallback(
-    (change: (next: URLSearchParams) => void) =>
-      setParams(
-        (previous) => {
-          const next = new URLSearchParams(previous);
-          change(next);
-          return next;
-        },
-        { replace: true, preventScrollReset: true },
-      ),
+    (change: (next: URLSearchParams) => void) => {
+      const next = new URLSearchParams(latest.current);
+      change(next);
+      latest.current = next;
+      setParams(next, { replace: true, preventScrollReset: true });
+    },
     [setParams],
   );
 
