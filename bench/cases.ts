@@ -188,6 +188,18 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     listAds('hook + recently seen', { hookId: data.hook.id, sort: 'recently_seen' }),
     listAds('colour purple + recently seen', { colour: 'purple', sort: 'recently_seen' }),
     listAds('colour purple + snapchat + longest running', { colour: 'purple', platforms: ['snapchat'], sort: 'longest_running' }),
+    // A search with filters, in each order: a rare word on a common platform, a brand's name with a fact, a common
+    // word with an offer and a hook.
+    listAds(`search "${SEARCHES.imageTextOnly}" + tiktok`, { search: SEARCHES.imageTextOnly, platforms: ['tiktok'] }),
+    listAds(`search "${SEARCHES.imageTextOnly}" + tiktok + longest running`, { search: SEARCHES.imageTextOnly, platforms: ['tiktok'], sort: 'longest_running' }),
+    listAds(`search "${SEARCHES.imageTextOnly}" + tiktok + recently seen`, { search: SEARCHES.imageTextOnly, platforms: ['tiktok'], sort: 'recently_seen' }),
+    listAds(`search brand fragment "${SEARCHES.brandFragment}" + still running + longest running`, {
+      search: SEARCHES.brandFragment, stillRunning: true, sort: 'longest_running',
+    }),
+    listAds(`search brand fragment "${SEARCHES.brandFragment}" + video + recently seen`, { search: SEARCHES.brandFragment, format: 'video', sort: 'recently_seen' }),
+    listAds(`search common word "${SEARCHES.commonWord}" + discount + hook + longest running`, {
+      search: SEARCHES.commonWord, offer: 'discount', hookId: data.hook.id, sort: 'longest_running',
+    }),
     {
       name: 'similar_ads',
       fn: 'similar_ads',

@@ -29,6 +29,14 @@ interface Dated {
   firstSeen: string | null;
   lastSeen: string | null;
   running: boolean;
+  /** Ran on TikTok (two in five ads). */
+  tiktok: boolean;
+}
+
+/** The filters a filtered walk checks in the streams' indexes beside the signature. */
+interface Filters {
+  platforms?: string[];
+  minRunningDays?: number;
 }
 
 const DAY = 86_400_000;
@@ -51,7 +59,7 @@ describeOnEngines('search signatures: a common search in the dated orders checks
   const epochDay = (day: string) => Math.round(Date.parse(`${day}T00:00:00Z`) / DAY);
 
   /** Every page, with each walk of a stream passing at most `walk` ads when it is given (obyect.signed_walk). */
-  async function listAll(sort: 'longest_running' | 'recently_seen', search: string, walk?: number) {
+  async function listAll(sort: 'longest_running' | 'recently_seen', search: string, walk?: number, filters: Filters = {}) {
     const pages: AdPage[] = [];
     let cursor: string | null = null;
     do {
@@ -59,8 +67,9 @@ describeOnEngines('search signatures: a common search in the dated orders checks
       const rows: { page: AdPage }[] = await as(ctx.db, userActor(people.subscriber), async (q) => {
         if (walk !== undefined) await q.query(`select set_config('obyect.signed_walk', $1, true)`, [String(walk)]);
         return (await q.query<{ page: AdPage }>(
-          'select public.list_ads(p_search => $1::text, p_sort => $2::text, p_cursor => $3::text) as page',
-          [search, sort, cursor],
+          `select public.list_ads(p_search => $1::text, p_sort => $2::text, p_cursor => $3::text, p_platforms => $4::text[],
+                                  p_min_running_days => $5::int) as page`,
+          [search, sort, cursor, filters.platforms ?? null, filters.minRunningDays ?? null],
         )).rows;
       });
       const page: AdPage = rows[0]!.page;
@@ -72,16 +81,22 @@ describeOnEngines('search signatures: a common search in the dated orders checks
 
   /** The matches in the order's key descending, ties by id; then the ads without both dates, by id. */
   function expected(sort: 'longest_running' | 'recently_seen', matching: (ad: Dated) => boolean = (ad) => ad.match): string[] {
+    const matches = ads.filter(matching);
     const key = (ad: Dated): number | null => {
       if (ad.running) return sort === 'longest_running' ? epochDay(daysAgo(0)) - epochDay(ad.firstSeen!) + 1 : epochDay(daysAgo(0));
       if (!ad.lastSeen) return null;
       return sort === 'longest_running' ? epochDay(ad.lastSeen) - epochDay(ad.firstSeen!) + 1 : epochDay(ad.lastSeen);
     };
     const byId = (a: Dated, b: Dated) => (a.id < b.id ? -1 : 1);
-    const matches = ads.filter(matching);
     const dated = matches.filter((ad) => key(ad) !== null).sort((a, b) => (key(a) === key(b) ? byId(a, b) : key(b)! - key(a)!));
     const undated = matches.filter((ad) => key(ad) === null).sort(byId);
     return [...dated, ...undated].map((ad) => ad.id);
+  }
+
+  /** The days an ad ran, as private.running_days counts them, or null without dates. */
+  function ranFor(ad: Dated): number | null {
+    if (ad.running) return epochDay(daysAgo(0)) - epochDay(ad.firstSeen!) + 1;
+    return ad.lastSeen ? epochDay(ad.lastSeen) - epochDay(ad.firstSeen!) + 1 : null;
   }
 
   beforeAll(async () => {
@@ -114,17 +129,21 @@ describeOnEngines('search signatures: a common search in the dated orders checks
         last_seen: lastSeen,
         running,
         match,
+        // Two in five ads ran on TikTok, matches and not, running and ended, with dates or without.
+        platforms: i % 5 < 2 ? ['tiktok', 'meta'] : ['meta'],
       };
     });
     await ctx.db.query(
       `update public.ads a set headline = x.headline, image_text = x.image_text, first_seen = x.first_seen,
-                               last_seen = x.last_seen, still_running = x.running
-         from jsonb_to_recordset($1::jsonb) as x (id uuid, headline text, image_text text, first_seen date, last_seen date, running boolean)
+                               last_seen = x.last_seen, still_running = x.running, platforms = x.platforms
+         from jsonb_to_recordset($1::jsonb)
+              as x (id uuid, headline text, image_text text, first_seen date, last_seen date, running boolean, platforms text[])
         where a.id = x.id`,
       [JSON.stringify(rows)],
     );
     ads = rows.map((row) => ({
       id: row.id, match: row.match, inHeadline: row.headline !== 'Plain words', firstSeen: row.first_seen, lastSeen: row.last_seen, running: row.running,
+      tiktok: row.platforms.includes('tiktok'),
     }));
 
     // An ad whose signature holds both of the word's bits through two other words, and which does not hold the word.
@@ -245,6 +264,59 @@ describeOnEngines('search signatures: a common search in the dated orders checks
         expect(listed.ids, `${sort}, walks of ${walk}`).toEqual(expected(sort));
       }
     }
+  });
+
+  describe('with filters', () => {
+    // The walk reads the filters' streams, which hold the signature too (20261212000100), and checks the filters
+    // there after its limit. 80 of the 400 ads match on TikTok, 40 of them ran at least 22 days.
+    const onTiktok = (ad: Dated) => ad.match && ad.tiktok;
+    const longEnough = (ad: Dated) => onTiktok(ad) && (ranFor(ad) ?? 0) >= 22;
+
+    it('lists the matches that pass the filters in both orders, page by page, without the ad that only looks like one', async () => {
+      for (const sort of ['longest_running', 'recently_seen'] as const) {
+        const listed = await listAll(sort, WORD, undefined, { platforms: ['tiktok'] });
+        expect(listed.pages.length, sort).toBe(2);
+        expect(listed.ids, sort).toEqual(expected(sort, onTiktok));
+        expect(ads.find((ad) => ad.id === decoyId)?.tiktok, 'the decoy runs on TikTok').toBe(true);
+        expect(listed.ids, sort).not.toContain(decoyId);
+        const days = await listAll(sort, WORD, undefined, { platforms: ['tiktok'], minRunningDays: 22 });
+        expect(days.ids, `${sort}, 22 days`).toEqual(expected(sort, longEnough));
+        expect(days.ids.length, `${sort}, 22 days`).toBe(40);
+      }
+    });
+
+    it('reads the page as a rare search does when a filtered walk passes its most ads without filling it', async () => {
+      for (const walk of [20, 150, 260]) {
+        for (const sort of ['longest_running', 'recently_seen'] as const) {
+          const listed = await listAll(sort, WORD, walk, { platforms: ['tiktok'], minRunningDays: 22 });
+          expect(listed.ids, `${sort}, walks of ${walk}`).toEqual(expected(sort, longEnough));
+        }
+      }
+    });
+
+    it.each([
+      ['a.still_running', 'a.first_seen', 'ads_running_since'],
+      ['not a.still_running and a.last_seen is not null', '(a.first_seen - a.last_seen)', 'ads_ran_for'],
+      ['a.still_running', 'a.id', 'ads_running'],
+      ['not a.still_running and a.last_seen is not null', 'a.last_seen desc', 'ads_last_seen'],
+    ])('%s by %s checks the filters and the signature in %s', async (stream, order, index) => {
+      const plan = await planOf(
+        ctx.db,
+        `select a.id from (select a.id, a.search_signature, a.is_black_friday, a.is_top_picks, a.still_running, a.first_seen,
+                                  a.last_seen, a.created_at, a.colour_swatches, a.platforms, a.format, a.offer, a.hook_id,
+                                  a.category_id, a.type_id
+                             from public.ads a where not a.is_black_friday and ${stream} order by ${order}, a.id limit 30000) a
+          where (a.search_signature & private.search_word_bits('${WORD}')) = private.search_word_bits('${WORD}')
+            and not a.is_black_friday and a.platforms && '{tiktok}'::text[]
+            and exists (select 1 from public.ads s where s.id = a.id and s.search_vector @@ '${WORD}'::tsquery offset 0)
+          limit 61`,
+        ['enable_seqscan', 'enable_sort', 'enable_bitmapscan', 'enable_hashjoin', 'enable_mergejoin'],
+      );
+      expect(plan).toContain(`Index Only Scan using ${index} `);
+      expect(plan).toMatch(/Index Scan using ads_pkey on ads s/);
+      const filter = plan.split('\n').find((line) => line.includes('Filter:') && line.includes('search_signature'));
+      expect(filter).toContain('platforms && ');
+    });
   });
 
   describe('the walk of each stream', () => {
