@@ -259,7 +259,7 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
     });
     // The search and fingerprint indexes are built once after the rows (as CREATE INDEX builds them) rather than row
     // by row: their own definitions, read from the database, dropped and made again.
-    const builtAfter = ['ads_search', 'ads_colour_point_library', 'ads_colour_point_black_friday', 'ads_colours_platforms'];
+    const builtAfter = ['ads_search', 'ads_colour_point_library', 'ads_colour_point_black_friday'];
     const indexDefinitions = (
       await db.query<{ def: string }>(`select pg_get_indexdef(('public.' || name)::regclass) as def from unnest($1::text[]) name`, [builtAfter])
     ).rows.map((row) => row.def);

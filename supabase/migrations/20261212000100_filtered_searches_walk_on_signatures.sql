@@ -7,13 +7,13 @@
 -- ads. The filters' streams now hold the signature as well, and such a search walks them as the board's alone walks
 -- the narrow ones: the filters and the signature are checked in the index, and only the ads that pass both are looked
 -- up by id. The filters are checked after the walk's limit, so the cap of 30,000 counts the ads passed, not those
--- kept. The probe still weighs the search alone: few of the newest ads have run 60 days, say, so they tell nothing of
--- how many ads such a filter passes. See docs/decisions/0054.
+-- kept. In the recently-seen order the probe of the newest ads counts those that pass the filters an ad's age tells
+-- nothing of (not the running days, say, which few new ads can pass), and the rule that tells a rare search weighs
+-- them. See docs/decisions/0054.
 --
 -- The brand's and the tags' filters keep the old paths: a brand has streams of its own (20261208000300), and the tags
 -- are rows of their own table.
 --
--- Rebuilding the four streams took %s at 1,000,000 ads here.
 drop index public.ads_running_since;
 drop index public.ads_ran_for;
 drop index public.ads_running;
@@ -36,7 +36,18 @@ create index ads_last_seen on public.ads (last_seen desc, id)
            offer, hook_id, category_id, type_id, search_signature)
   where not still_running and last_seen is not null;
 
--- list_ads is 20261211000200's with the filters in the signed walk and in its probe.
+-- The search index holds the colours and the platforms as well, and ads_colours_platforms (20261211000100) goes: a
+-- rare search with a platform, read a block of days at a time or all at once, was a bitmap of the search's matches
+-- intersected with a bitmap of every ad on the platform. The platform's was the dearer: TikTok's 230,562 ads took 85
+-- of the 103 ms of a block of 'snowfall' at 1,000,000 ads. One index scan with both conditions steps through the
+-- platform's ads only where the search has matches, as the colours with the platforms did (decision 0052). Either
+-- condition alone still reads this index.
+drop index public.ads_search;
+drop index public.ads_colours_platforms;
+create index ads_search on public.ads
+  using gin (search_vector, search_text extensions.gin_trgm_ops, colour_swatches, platforms);
+
+-- list_ads is 20261211000200's with the filters in the signed walk.
 create or replace function public.list_ads(
   p_board text default 'library',
   p_brand_id uuid default null,
@@ -147,6 +158,10 @@ declare
   c_signed_probe constant int := 1000;
   c_signed_balance constant int := 16;
   v_probed int;
+  -- A search with filters in the recently-seen order: the filters an ad's age tells nothing of (not its dates nor
+  -- when it was added), and how many of the probed ads match the search and pass them.
+  v_probe_filters text;
+  v_filtered_hits int;
   v_signed boolean := false;
   v_signature_match text;
   -- A search of the board alone, with signature bits: its walk of one stream, how many ads a stream's walk may
@@ -336,6 +351,14 @@ begin
   -- A search with signature bits walks the dated orders with them (see below), with its filters too when the
   -- streams hold their columns: all but the brand's (which has streams of its own) and the tags'.
   v_signable := v_signature_match is not null and p_brand_id is null and v_tags is null;
+  v_probe_filters := v_board
+    || case when p_category_id is not null then ' and a.category_id = $2' else '' end
+    || case when p_type_id is not null then ' and a.type_id = $3' else '' end
+    || case when v_platforms is not null then ' and a.platforms && $12' else '' end
+    || case when p_format is not null then ' and a.format = $13' else '' end
+    || case when p_offer is not null then ' and a.offer = $14' else '' end
+    || case when p_hook_id is not null then ' and a.hook_id = $15' else '' end
+    || case when p_colour is not null then ' and a.colour_swatches @> array[' || quote_literal(p_colour) || ']::text[]' else '' end;
   -- The first step of a search in the newest or relevance order: the order's walk, v_walk_depth ads deep, keeping
   -- the matches (%1$s, on w) after the cursor (%2$s) up to %3$s. When they fill the page they are the page; otherwise
   -- how many it found says how rare the search is. A search of whole words found often enough in its short walk to
@@ -374,11 +397,17 @@ begin
     if v_signature_match is not null then
       -- With signature bits, the board's order index holds them: only the newest ads whose signature holds a word
       -- are read from the table, and every match is counted once (its words are the whole match).
+      -- In the recently-seen order with filters, the ads that pass those of v_probe_filters are counted too.
       execute 'select count(*) filter (where (' || v_signature_match || ')'
         || ' and exists (select 1 from public.ads s where s.id = a.id and ' || replace(v_any_match, 'a.', 's.') || ' offset 0))::int,'
-        || ' 0, count(*)::int from (select a.id, a.search_signature from public.ads a where ' || v_board
+        || ' 0, count(*)::int, '
+        || case when v_sort = 'recently_seen' and v_signable and v_probe_filters <> v_board then
+             'count(*) filter (where (' || v_signature_match || ') and exists (select 1 from public.ads s where s.id = a.id and '
+             || replace(v_any_match || ' and ' || v_probe_filters, 'a.', 's.') || ' offset 0))::int'
+           else 'null::int' end
+        || ' from (select a.id, a.search_signature from public.ads a where ' || v_board
         || ' order by a.created_at desc, a.id desc limit ' || v_probe_depth || ') a'
-        into v_word_hits, v_part_hits, v_probed
+        into v_word_hits, v_part_hits, v_probed, v_filtered_hits
         using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
               null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
     else
@@ -395,11 +424,13 @@ begin
     v_rare := (v_word_hits + v_part_hits) * c_probe <= c_page_size * v_probe_depth;
     if v_sort = 'recently_seen' and v_signable then
       -- Its walk checks the signature in the index and costs little for each ad passed over, so it reads every match
-      -- through the search index only when it is rare for the library's size (c_signed_balance above). The probe
-      -- weighs the search alone, whatever the filters: the newest ads tell little of how many pass a filter such as
-      -- the running days, which few of them can. A filter that few ads pass makes the walk longer; the walk's cap
-      -- bounds it.
-      v_rare := (v_word_hits + v_part_hits)::bigint ^ 2 * (select c.total from private.ad_counts c)
+      -- through the search index only when it is rare for the library's size (c_signed_balance above). With filters
+      -- the walk passes about 61/q ads, q the share that matches and passes them, while reading the matches still
+      -- costs about p times the library's ads: rare when q * p * ads <= c_signed_balance. Only the filters of
+      -- v_probe_filters count in q: few of the newest ads have run 60 days, say, so they tell nothing of how many
+      -- ads such a filter passes; the walk's cap bounds a walk that such a filter makes long.
+      v_rare := coalesce(v_filtered_hits, v_word_hits + v_part_hits)::bigint * (v_word_hits + v_part_hits)
+                * (select c.total from private.ad_counts c)
                 <= c_signed_balance * greatest(v_probed, 1)::bigint ^ 2;
     end if;
   end if;
