@@ -162,6 +162,10 @@ declare
   -- when it was added), and how many of the probed ads match the search and pass them.
   v_probe_filters text;
   v_filtered_hits int;
+  -- Its balance: a filtered walk reads the wide streams, whose entries cost more than the narrow ones'. For bench:db's
+  -- searches with filters at 1,000,000 ads (decision 0054), q * p * ads / probed^2 was 44 or less wherever reading
+  -- the matches was faster, and 76 or more wherever the walk was.
+  c_filtered_balance constant int := 64;
   v_signed boolean := false;
   v_signature_match text;
   -- A search of the board alone, with signature bits: its walk of one stream, how many ads a stream's walk may
@@ -426,12 +430,13 @@ begin
       -- Its walk checks the signature in the index and costs little for each ad passed over, so it reads every match
       -- through the search index only when it is rare for the library's size (c_signed_balance above). With filters
       -- the walk passes about 61/q ads, q the share that matches and passes them, while reading the matches still
-      -- costs about p times the library's ads: rare when q * p * ads <= c_signed_balance. Only the filters of
+      -- costs about p times the library's ads: rare when q * p * ads <= c_filtered_balance. Only the filters of
       -- v_probe_filters count in q: few of the newest ads have run 60 days, say, so they tell nothing of how many
       -- ads such a filter passes; the walk's cap bounds a walk that such a filter makes long.
       v_rare := coalesce(v_filtered_hits, v_word_hits + v_part_hits)::bigint * (v_word_hits + v_part_hits)
                 * (select c.total from private.ad_counts c)
-                <= c_signed_balance * greatest(v_probed, 1)::bigint ^ 2;
+                <= case when v_filtered_hits is null then c_signed_balance else c_filtered_balance end
+                   * greatest(v_probed, 1)::bigint ^ 2;
     end if;
   end if;
 
