@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { cube } from '@electric-sql/pglite/contrib/cube';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
@@ -16,7 +17,7 @@ export interface PgliteOptions {
 }
 
 // Extensions must be passed on every open, or later queries fail with "could not access file".
-export const pgliteExtensions = { cube, pg_trgm, pgcrypto, unaccent };
+export const pgliteExtensions = { btree_gin, cube, pg_trgm, pgcrypto, unaccent };
 
 export async function openPglite(options: PgliteOptions = {}): Promise<Database & { pglite: PGlite }> {
   const parsers = Object.fromEntries(Object.values(TEXT_TYPE_OIDS).map((oid) => [oid, asText]));
