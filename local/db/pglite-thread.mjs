@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { cube } from '@electric-sql/pglite/contrib/cube';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
@@ -41,7 +42,8 @@ try {
     dataDir: workerData.dataDir ?? undefined,
     fs: workerData.dataDir ? new GatedNodeFS(workerData.dataDir) : undefined,
     loadDataDir: workerData.loadDataDir ? new Blob([workerData.loadDataDir]) : undefined,
-    extensions: { cube, pg_trgm, pgcrypto, unaccent },
+    // The same extensions as pgliteExtensions in pglite.ts.
+    extensions: { btree_gin, cube, pg_trgm, pgcrypto, unaccent },
     parsers,
   });
   parentPort.postMessage({ ready: true });

@@ -16,7 +16,8 @@ export interface PgliteOptions {
   loadDataDir?: Blob;
 }
 
-// Extensions must be passed on every open, or later queries fail with "could not access file".
+// Extensions must be passed on every open, or later queries fail with "could not access file". The worker thread
+// (pglite-thread.mjs, plain JavaScript) passes the same list.
 export const pgliteExtensions = { btree_gin, cube, pg_trgm, pgcrypto, unaccent };
 
 export async function openPglite(options: PgliteOptions = {}): Promise<Database & { pglite: PGlite }> {

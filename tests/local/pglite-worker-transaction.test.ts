@@ -29,6 +29,14 @@ describe('PGlite in its thread: a transaction sent whole', () => {
     expect((await db.query('select n from public.transaction_probe order by n')).rows).toEqual([{ n: 1 }, { n: 2 }]);
   });
 
+  it("loads every extension the schema's indexes use: a filter on a column of the search index that btree_gin indexes", async () => {
+    // Planning it costs the search index, which calls btree_gin's functions: without the extension loaded in the
+    // thread, 'could not access file "btree_gin"'.
+    expect((await db.query(
+      "select count(*)::int as n from public.ads where search_vector @@ 'sale'::tsquery and hook_id = '00000000-0000-0000-0000-000000000001'::uuid",
+    )).rows).toEqual([{ n: 0 }]);
+  });
+
   it('rolls every statement back when one fails, with the error as PostgreSQL names it', async () => {
     await expect(db.runTransaction!([
       { sql: 'insert into public.transaction_probe (n) values (3)' },
