@@ -100,6 +100,8 @@ declare
   v_phrase_match text;
   v_board text;
   v_facts text;
+  -- The facts' filters that an ad's age tells nothing of (not its dates nor when it was added).
+  v_ageless_facts text;
   v_conditions text;
   v_sql text;
   v_ids uuid[];
@@ -162,8 +164,8 @@ declare
   c_signed_probe constant int := 1000;
   c_signed_balance constant int := 16;
   v_probed int;
-  -- A search with filters in the recently-seen order: the filters an ad's age tells nothing of (not its dates nor
-  -- when it was added), and how many of the probed ads match the search and pass them.
+  -- A search with filters in the recently-seen order: the board with the filters an ad's age tells nothing of, and
+  -- how many of the probed ads match the search and pass them.
   v_probe_filters text;
   v_filtered_hits int;
   -- Its balance: a filtered walk reads the wide streams, whose entries cost more than the narrow ones'. For bench:db's
@@ -330,10 +332,13 @@ begin
     when 'black-friday' then 'a.is_black_friday'
     else 'a.is_top_picks' end;
   -- The facts' filters on ads a; $12..$17 are bound below. The running days as private.running_days counts them.
-  v_facts := case when v_platforms is not null then ' and a.platforms && $12' else '' end
+  v_ageless_facts := case when v_platforms is not null then ' and a.platforms && $12' else '' end
     || case when p_format is not null then ' and a.format = $13' else '' end
     || case when p_offer is not null then ' and a.offer = $14' else '' end
     || case when p_hook_id is not null then ' and a.hook_id = $15' else '' end
+    -- A palette swatch's name, checked above, written into the statement.
+    || case when p_colour is not null then ' and a.colour_swatches @> array[' || quote_literal(p_colour) || ']::text[]' else '' end;
+  v_facts := v_ageless_facts
     || case when p_min_running_days is not null then
          ' and (case when a.still_running then greatest($17, coalesce(a.last_seen, a.first_seen)) else a.last_seen end)'
          || ' - a.first_seen + 1 >= $16'
@@ -341,9 +346,7 @@ begin
          -- read them there when they are few: no sighting is after the latest day begun on Earth.
          || ' and ((a.still_running and a.first_seen <= ' || quote_literal(private.latest_today()) || '::date - $16 + 1)'
          || ' or (not a.still_running and a.last_seen is not null and (a.first_seen - a.last_seen) <= 1 - $16))' else '' end
-    || case when v_running then ' and a.still_running' else '' end
-    -- A palette swatch's name, checked above, written into the statement.
-    || case when p_colour is not null then ' and a.colour_swatches @> array[' || quote_literal(p_colour) || ']::text[]' else '' end;
+    || case when v_running then ' and a.still_running' else '' end;
   -- Conditions on ads a; $1..$7 are bound below.
   v_filters := v_board
     || case when p_brand_id is not null then ' and a.brand_id = $1' else '' end
@@ -362,11 +365,7 @@ begin
   v_probe_filters := v_board
     || case when p_category_id is not null then ' and a.category_id = $2' else '' end
     || case when p_type_id is not null then ' and a.type_id = $3' else '' end
-    || case when v_platforms is not null then ' and a.platforms && $12' else '' end
-    || case when p_format is not null then ' and a.format = $13' else '' end
-    || case when p_offer is not null then ' and a.offer = $14' else '' end
-    || case when p_hook_id is not null then ' and a.hook_id = $15' else '' end
-    || case when p_colour is not null then ' and a.colour_swatches @> array[' || quote_literal(p_colour) || ']::text[]' else '' end;
+    || v_ageless_facts;
   -- The first step of a search in the newest or relevance order: the order's walk, v_walk_depth ads deep, keeping
   -- the matches (%1$s, on w) after the cursor (%2$s) up to %3$s. When they fill the page they are the page; otherwise
   -- how many it found says how rare the search is. A search of whole words found often enough in its short walk to
