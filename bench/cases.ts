@@ -200,6 +200,16 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     listAds(`search common word "${SEARCHES.commonWord}" + discount + hook + longest running`, {
       search: SEARCHES.commonWord, offer: 'discount', hookId: data.hook.id, sort: 'longest_running',
     }),
+    // A search with the running days, newest first (decision 0055): a common word walks the running-days streams, a
+    // rare one reads its matches whole, and a brand's name with the days of a year walks or reads as its share of
+    // ads that ran that long says.
+    listAds(`search common word "${SEARCHES.commonWord}" + running >= 60 days`, { search: SEARCHES.commonWord, minRunningDays: 60 }),
+    listAds(`search "${SEARCHES.imageTextOnly}" + running >= 60 days`, { search: SEARCHES.imageTextOnly, minRunningDays: 60 }),
+    listAds(`search brand fragment "${SEARCHES.brandFragment}" + running >= 60 days`, { search: SEARCHES.brandFragment, minRunningDays: 60 }),
+    listAds(`search brand fragment "${SEARCHES.brandFragment}" + running >= 365 days`, { search: SEARCHES.brandFragment, minRunningDays: 365 }),
+    listAds(`search common word "${SEARCHES.commonWord}" + running >= 60 days + tiktok`, {
+      search: SEARCHES.commonWord, minRunningDays: 60, platforms: ['tiktok'],
+    }),
     {
       name: 'similar_ads',
       fn: 'similar_ads',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../local/db/database.ts';
-import { queryAs, userActor } from '../support/acting.ts';
+import { as, queryAs, userActor } from '../support/acting.ts';
 import { describeOnEngines } from '../support/engines.ts';
 import { newBrand, newCategory, newPersonas, systemTagId, type Personas } from '../support/factories.ts';
 import type { ListedAd } from '../support/listed-ad.ts';
@@ -27,6 +27,7 @@ interface Run {
   stillRunning: boolean;
   board?: 'black-friday' | 'top-picks';
   platforms?: string[];
+  headline?: string;
 }
 
 interface Seeded extends Run {
@@ -52,17 +53,28 @@ describeOnEngines('listing newest first by running days', (ctx) => {
   let categoryId: string;
   let library: Seeded[] = [];
 
-  async function listAds(args: { minRunningDays: number; board?: string; platforms?: string[]; cursor?: string }): Promise<AdPage> {
-    const [row] = await queryAs<{ page: AdPage }>(
-      ctx.db,
-      userActor(people.subscriber),
-      `select public.list_ads(p_board => $1::text, p_min_running_days => $2::int, p_platforms => $3::text[], p_cursor => $4::text) as page`,
-      [args.board ?? 'library', args.minRunningDays, args.platforms ?? null, args.cursor ?? null],
-    );
-    return row!.page;
+  interface Listing {
+    minRunningDays: number;
+    board?: string;
+    platforms?: string[];
+    search?: string;
+    /** obyect.running_balance for the call: 0 walks a search's streams, a large one reads its matches whole. */
+    balance?: number;
   }
 
-  async function listAll(args: { minRunningDays: number; board?: string; platforms?: string[] }): Promise<{ pages: AdPage[]; ads: ListedAd[] }> {
+  async function listAds(args: Listing & { cursor?: string }): Promise<AdPage> {
+    const rows = await as(ctx.db, userActor(people.subscriber), async (q) => {
+      if (args.balance !== undefined) await q.query(`select set_config('obyect.running_balance', $1, true)`, [String(args.balance)]);
+      return (await q.query<{ page: AdPage }>(
+        `select public.list_ads(p_board => $1::text, p_min_running_days => $2::int, p_platforms => $3::text[], p_cursor => $4::text,
+                                p_search => $5::text) as page`,
+        [args.board ?? 'library', args.minRunningDays, args.platforms ?? null, args.cursor ?? null, args.search ?? null],
+      )).rows;
+    });
+    return rows[0]!.page;
+  }
+
+  async function listAll(args: Listing): Promise<{ pages: AdPage[]; ads: ListedAd[] }> {
     const pages = [await listAds(args)];
     while (pages.at(-1)!.next_cursor !== null) {
       if (pages.length > 30) throw new Error('The listing does not end');
@@ -92,18 +104,19 @@ describeOnEngines('listing newest first by running days', (ctx) => {
         last_seen: run.lastSeen,
         still_running: run.stillRunning,
         platforms: run.platforms ?? null,
+        headline: run.headline ?? null,
       }));
       const inserted = await tx.query<{ id: string; created_at: string; n: number }>(
         `with today as (select (now() at time zone 'UTC')::date as d)
          insert into public.ads (brand_id, category_id, created_at, requires_subscription, original_path, display_480_path,
                                  display_960_path, preview_path, width, height, thumbhash, first_seen, last_seen, still_running,
-                                 platforms)
+                                 platforms, headline)
          select $3::uuid, $4::uuid, ((t.d + x.added)::timestamp at time zone 'UTC') + x.n * interval '1 minute', true,
                 $1::text || '/' || x.n || '/original.jpg', $1::text || '/' || x.n || '/480.webp', $1::text || '/' || x.n || '/960.webp',
                 'previews/' || $1::text || '-' || x.n || '.webp', 1080, 1350, 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==',
-                t.d + x.first_seen, t.d + x.last_seen, x.still_running, x.platforms
+                t.d + x.first_seen, t.d + x.last_seen, x.still_running, x.platforms, x.headline
            from jsonb_to_recordset($2::jsonb) as x (n int, added int, first_seen int, last_seen int, still_running boolean,
-                platforms text[])
+                platforms text[], headline text)
           cross join today t
           order by x.n
          returning id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at,
@@ -148,11 +161,15 @@ describeOnEngines('listing newest first by running days', (ctx) => {
     brandId = (await newBrand(ctx.db, 'Tallgrass Outfitters')).id;
     categoryId = (await newCategory(ctx.db)).id;
     const { rows } = await ctx.db.query<{ latest: number }>(`select private.latest_today() - (now() at time zone 'UTC')::date as latest`);
-    const runs = edgeRuns(rows[0]!.latest);
+    // Every other ad says 'Prairie boots' and every thirteenth 'Tumbleweed season', for the searches.
+    const runs = edgeRuns(rows[0]!.latest).map((run, i) => ({
+      ...run,
+      headline: i % 13 === 0 ? 'Tumbleweed season' : i % 2 === 0 ? 'Prairie boots for the trail' : undefined,
+    }));
     // A few on the other boards and a running ad of the library on tiktok.
     runs.push({ added: -10, firstSeen: -70, lastSeen: -1, stillRunning: false, board: 'black-friday' });
     runs.push({ added: -10, firstSeen: -70, lastSeen: 0, stillRunning: true, board: 'top-picks', platforms: ['tiktok'] });
-    runs.push({ added: 5, firstSeen: -60, lastSeen: 0, stillRunning: true, platforms: ['tiktok'] });
+    runs.push({ added: 5, firstSeen: -60, lastSeen: 0, stillRunning: true, platforms: ['tiktok'], headline: 'Prairie boots on TikTok' });
     library = await insertAds(ctx.db, runs);
   });
 
@@ -191,6 +208,41 @@ describeOnEngines('listing newest first by running days', (ctx) => {
     // The library holds the Top Picks ads too, not the Black Friday ones.
     expect(tiktok).toHaveLength(2);
     expect(ids((await listAll({ minRunningDays: 61, platforms: ['tiktok'] })).ads)).toEqual(ids(tiktok));
+  });
+
+  // 20261213000100: a search with the running days walks the same streams, unless the probe finds it rare, when its
+  // matches are read whole. Both give the same pages; obyect.running_balance makes each call take one of them.
+  const SEARCHES: [string, (headline: string) => boolean][] = [
+    ['prairie', (headline) => /\bprairie/i.test(headline)],
+    ['tumbleweed', (headline) => /\btumbleweed/i.test(headline)],
+    ['prairie boo', (headline) => /\bprairie\b/i.test(headline) && /\bboo/i.test(headline)],
+    // Inside a word: the text anywhere.
+    ['rairi', (headline) => headline.toLowerCase().includes('rairi')],
+  ];
+
+  it.each(SEARCHES.flatMap(([search, matches]) => [1, 30, 61, 200].flatMap((days) => [0, 1_000_000_000].map((balance) =>
+    [search, days, balance, matches] as const))))(
+    'lists the ads matching "%s" that ran at least %i days newest first across pages (balance %i)',
+    async (search, days, balance, matches) => {
+      const expected = newestFirst(library.filter((ad) =>
+        ad.board !== 'black-friday' && matches(ad.headline ?? '') && (runningDays(ad) ?? 0) >= days));
+      expect(expected.length).toBeGreaterThan(0);
+      const { ads } = await listAll({ minRunningDays: days, search, balance });
+      expect(ids(ads)).toEqual(ids(expected));
+    },
+  );
+
+  it('keeps the board and the platforms with a search', async () => {
+    for (const balance of [0, 1_000_000_000]) {
+      const topPicks = newestFirst(library.filter((ad) => ad.board === 'top-picks' && (runningDays(ad) ?? 0) >= 30));
+      // No Top Picks ad says 'Prairie'.
+      expect((await listAll({ minRunningDays: 30, board: 'top-picks', search: 'prairie', balance })).ads).toEqual([]);
+      expect(topPicks).toHaveLength(1);
+      const tiktok = library.filter((ad) => ad.platforms?.includes('tiktok') && ad.headline?.startsWith('Prairie'));
+      expect(tiktok).toHaveLength(1);
+      expect(ids((await listAll({ minRunningDays: 61, platforms: ['tiktok'], search: 'prairie', balance })).ads)).toEqual(ids(tiktok));
+      expect((await listAll({ minRunningDays: 62, platforms: ['tiktok'], search: 'prairie', balance })).ads).toEqual([]);
+    }
   });
 
   it('takes in a running ad the day it reaches the asked days, and an ad whose dates are corrected', async () => {
