@@ -162,7 +162,7 @@ describeOnEngines('listing newest first by running days', (ctx) => {
     categoryId = (await newCategory(ctx.db)).id;
     const { rows } = await ctx.db.query<{ latest: number }>(`select private.latest_today() - (now() at time zone 'UTC')::date as latest`);
     // Every other ad says 'Prairie boots' and every thirteenth 'Tumbleweed season', for the searches.
-    const runs = edgeRuns(rows[0]!.latest).map((run, i) => ({
+    const runs: Run[] = edgeRuns(rows[0]!.latest).map((run, i) => ({
       ...run,
       headline: i % 13 === 0 ? 'Tumbleweed season' : i % 2 === 0 ? 'Prairie boots for the trail' : undefined,
     }));
