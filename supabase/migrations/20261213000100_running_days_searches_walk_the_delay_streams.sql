@@ -18,47 +18,81 @@
 -- statement is written by the block below, one stream a delay, so that the streams cannot differ but in their
 -- delay and their start.
 
+-- The streams' index holds what decides whether an ad of a stream ran long enough, its board and its signature
+-- (20261211000200): a stream is walked in the index alone, and only the ads that pass are looked up in the table for
+-- the filters and the search's words. Most ads of a stream below its start ended before the asked days (at 365 days
+-- 88% of them here), and each was read from the table to find it out.
+drop index public.ads_added_lag_order;
+create index ads_added_lag_order on public.ads (private.ad_added_lag(created_at, first_seen), created_at desc, id desc)
+  include (first_seen, last_seen, still_running, is_black_friday, is_top_picks, search_signature)
+  where first_seen is not null;
+
+-- The masks of the one group of a search's signature bits (private.search_signature_match) with the fewest words:
+-- an ad that matches the search holds both bits of one of them. Null when no group has 1 to p_words words.
+create function private.search_signature_masks(p_folded text, p_words int) returns bit(256)[]
+language sql stable parallel safe
+set search_path = ''
+as $$
+  select array(select private.search_word_bits(w) from unnest(c.words) w)
+    from (select private.search_words_containing(m.run[1], 64) as words
+            from regexp_matches(p_folded, '[a-z]{3,}', 'g') m (run)) c
+   where cardinality(c.words) between 1 and p_words
+   order by cardinality(c.words)
+   limit 1
+$$;
+revoke execute on function private.search_signature_masks(text, int) from public;
+
 drop function private.ads_running_at_least(text, timestamptz, text[], text, text, int, boolean, date, timestamptz, uuid);
 
 do $block$
 declare
-  -- The upper bound, in days, of each delay's bucket (private.ad_added_lag): -1 to 31 day by day, then 63, 127,
-  -- 255, 511 and 1023; bucket 37 (1024 days or more) has no start.
   v_streams text := '';
   v_delay int;
+  -- The upper bound, in days, of each delay's bucket (private.ad_added_lag): -1 to 31 day by day, then 63, 127,
+  -- 255, 511 and 1023; bucket 37 (1024 days or more) has no start.
   v_days int;
-  v_filters constant text := $f$
-          and a.first_seen <= v_first_seen_by
-          and case p_board when 'library' then not a.is_black_friday when 'black-friday' then a.is_black_friday else a.is_top_picks end
-          and a.created_at >= v_since and (a.created_at, a.id) < (v_after_at, v_after_id)
-          and (p_category_id is null or a.category_id = p_category_id) and (p_type_id is null or a.type_id = p_type_id)
-          and (p_platforms is null or a.platforms && p_platforms) and (p_format is null or a.format = p_format)
-          and (p_offer is null or a.offer = p_offer) and (p_hook_id is null or a.hook_id = p_hook_id)
-          and (p_colour is null or a.colour_swatches @> array[p_colour]) and (not v_running or a.still_running)
-          and (case when a.still_running then greatest(p_today, coalesce(a.last_seen, a.first_seen)) else a.last_seen end)
-              - a.first_seen + 1 >= p_min_running_days
-          and (v_any or coalesce(a.search_vector @@ p_query, false) or coalesce(a.search_text like p_phrase, false))$f$;
+  -- What the index holds, on the stream's ads w.
+  v_in_index constant text := $f$
+          and w.first_seen <= v_first_seen_by
+          and case p_board when 'library' then not w.is_black_friday when 'black-friday' then w.is_black_friday else w.is_top_picks end
+          and w.created_at >= v_since and (w.created_at, w.id) < (v_after_at, v_after_id)
+          and (not v_running or w.still_running)
+          and (case when w.still_running then greatest(p_today, coalesce(w.last_seen, w.first_seen)) else w.last_seen end)
+              - w.first_seen + 1 >= p_min_running_days
+          and (p_masks is null or (w.search_signature & p_masks[1]) = p_masks[1] or (w.search_signature & p_masks[2]) = p_masks[2]
+               or (w.search_signature & p_masks[3]) = p_masks[3] or (w.search_signature & p_masks[4]) = p_masks[4]
+               or (w.search_signature & p_masks[5]) = p_masks[5] or (w.search_signature & p_masks[6]) = p_masks[6]
+               or (w.search_signature & p_masks[7]) = p_masks[7] or (w.search_signature & p_masks[8]) = p_masks[8])$f$;
+  -- The rest, on the ad a looked up by id: the filters and the search.
+  v_in_table constant text := $f$(p_category_id is null or a.category_id = p_category_id) and (p_type_id is null or a.type_id = p_type_id)
+            and (p_platforms is null or a.platforms && p_platforms) and (p_format is null or a.format = p_format)
+            and (p_offer is null or a.offer = p_offer) and (p_hook_id is null or a.hook_id = p_hook_id)
+            and (p_colour is null or a.colour_swatches @> array[p_colour])
+            and (v_any or coalesce(a.search_vector @@ p_query, false) or coalesce(a.search_text like p_phrase, false))$f$;
 begin
   for v_delay in -1 .. 37 loop
     v_days := case when v_delay <= 31 then v_delay else (2 ^ (v_delay - 26))::int - 1 end;
     v_streams := v_streams || format($s$
-      (select a.id, a.created_at from public.ads a
-        where private.ad_added_lag(a.created_at, a.first_seen) = %s%s%s
-        order by a.created_at desc, a.id desc limit 61)
+      (select w.id, w.created_at from public.ads w
+        where private.ad_added_lag(w.created_at, w.first_seen) = %s%s%s
+          and (v_index_alone or exists (select 1 from public.ads a where a.id = w.id and %s offset 0))
+        order by w.created_at desc, w.id desc limit 61)
       union all$s$,
       v_delay,
-      case when v_delay < 37 then format(' and a.created_at < v_before + interval %L', v_days * 24 || ' hours') else '' end,
-      v_filters);
+      case when v_delay < 37 then format(' and w.created_at < v_before + interval %L', v_days * 24 || ' hours') else '' end,
+      v_in_index, v_in_table);
   end loop;
 
   execute format($fn$
 -- The newest 61 ads of a board (after the cursor) that ran at least p_min_running_days by p_today, pass the filters
--- and match the search (p_query as words, p_phrase as the text anywhere; both null for no search). An ad that ran N
--- days by today was first seen on X = today - (N - 1) at the latest, unless it was last seen after today (UTC+14):
--- one added k days after its first sighting was added on X + k at the latest. Each stream of one delay starts there,
--- and every ad of a day-by-day stream below that start was first seen early enough; the few last seen after today
--- come from an index of the dates. The streams are merged on the order's key, and each is read only as far as the
--- merge asks. The plan is kept for the session: the statement has the same shape on every call.
+-- and match the search (p_query as words, p_phrase as the text anywhere; both null for no search; p_masks the
+-- signature bits one of which every match holds, at most 8, or null). An ad that ran N days by today was first seen
+-- on X = today - (N - 1) at the latest, unless it was last seen after today (UTC+14): one added k days after its first
+-- sighting was added on X + k at the latest. Each stream of one delay starts there, and every ad of a day-by-day
+-- stream below that start was first seen early enough; the few last seen after today come from an index of the
+-- dates. A stream is walked in its index, which holds the dates, the board and the signature; the ads that pass are
+-- looked up for the rest. The streams are merged on the order's key, and each is read only as far as the merge
+-- asks. The plan is kept for the session: the statement has the same shape on every call.
 create function private.ads_running_at_least(
   p_board text,
   p_since timestamptz,
@@ -75,7 +109,8 @@ create function private.ads_running_at_least(
   p_after_at timestamptz,
   p_after_id uuid,
   p_query tsquery,
-  p_phrase text
+  p_phrase text,
+  p_masks bit(256)[]
 ) returns uuid[]
 language plpgsql
 stable
@@ -95,15 +130,25 @@ declare
   v_after_id uuid := coalesce(p_after_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff');
   -- No search: every ad matches.
   v_any boolean := p_query is null and p_phrase is null;
+  -- Nothing to look up: the index decides.
+  v_index_alone boolean := v_any and p_category_id is null and p_type_id is null and p_platforms is null and p_format is null
+                           and p_offer is null and p_hook_id is null and p_colour is null;
   v_ids uuid[];
 begin
+  if cardinality(p_masks) > 8 then
+    raise exception 'At most 8 signature masks' using errcode = '22023';
+  end if;
   select coalesce(array_agg(s.id order by s.created_at desc, s.id desc), '{}') into v_ids from (
     select s.id, s.created_at from (%s
       -- First seen after X, yet run long enough by a last sighting after today in UTC (decision 0031's UTC+14 rule;
       -- or after the cursor's day): a few days of first sightings at most. The fence keeps the order's index out.
       (select e.id, e.created_at from (select a.id, a.created_at from public.ads a
         where a.first_seen > v_first_seen_by and a.first_seen <= v_latest - p_min_running_days + 1 and a.last_seen > p_today
-        %s
+          and case p_board when 'library' then not a.is_black_friday when 'black-friday' then a.is_black_friday else a.is_top_picks end
+          and (not v_running or a.still_running)
+          and (case when a.still_running then greatest(p_today, coalesce(a.last_seen, a.first_seen)) else a.last_seen end)
+              - a.first_seen + 1 >= p_min_running_days
+          and %s
         offset 0) e
         where e.created_at >= v_since and (e.created_at, e.id) < (v_after_at, v_after_id)
         order by e.created_at desc, e.id desc limit 61)
@@ -114,12 +159,11 @@ begin
   return v_ids;
 end;
 $$;
-$fn$, v_streams, replace(replace(v_filters, 'and a.first_seen <= v_first_seen_by', ''),
-                          'and a.created_at >= v_since and (a.created_at, a.id) < (v_after_at, v_after_id)', ''));
+$fn$, v_streams, v_in_table);
 end;
 $block$;
 revoke execute on function private.ads_running_at_least(text, timestamptz, uuid, uuid, text[], text, text, uuid, text, int,
-                                                       boolean, date, timestamptz, uuid, tsquery, text) from public;
+                                                       boolean, date, timestamptz, uuid, tsquery, text, bit(256)[]) from public;
 
 -- list_ads is 20261212000100's with that path.
 create or replace function public.list_ads(
@@ -293,15 +337,15 @@ declare
   v_ended_ids uuid[];
   v_ended_keys int[];
   -- A search with the running-days filter in the newest order (20261213000100) walks the streams of
-  -- private.ads_running_at_least, matching on the ads read there, unless it is rare. A walk reads about 1/(q * r)
-  -- ads of each stream, q the share of the ads that match and pass the filters an ad's age says nothing of (of the
-  -- board's newest c_signed_probe ads), r the share of the streams' ads that ran long enough (of the c_running_sample
-  -- board's ads added just before the streams start, one more passing than counted so that it is never 0). Reading
-  -- every match that passes those filters in the search index costs about q times the library's ads. Rare when
-  -- q^2 * r * ads <= c_running_balance * probed^2 (decision 0055), or the setting obyect.running_balance where it is
-  -- set (0 or more: 0 walks every search the probe finds, a large one reads every search's matches, with the same
-  -- answer).
-  c_running_balance constant int := greatest(0, coalesce(nullif(current_setting('obyect.running_balance', true), '')::int, 150));
+  -- private.ads_running_at_least, matching on the ads read there, unless it is rare. A walk passes about 1/(q * r)
+  -- entries of each stream's index, q the share of the ads that match and pass the filters an ad's age says nothing
+  -- of (of the board's newest c_signed_probe ads), r the share of the streams' ads that ran long enough (of the
+  -- c_running_sample board's ads added just before the streams start, one more passing than counted so that it is
+  -- never 0). Reading every match that passes those filters in the search index costs about q times the library's
+  -- ads, each from the table. Rare when q^2 * r * ads <= c_running_balance * probed^2 (decision 0055), or the
+  -- setting obyect.running_balance where it is set (0 or more: 0 walks every search the probe finds, a large one
+  -- reads every search's matches, with the same answer).
+  c_running_balance constant int := greatest(0, coalesce(nullif(current_setting('obyect.running_balance', true), '')::int, 24));
   c_running_sample constant int := 200;
   v_running_share double precision;
   v_running_days_search boolean;
@@ -857,7 +901,7 @@ begin
     -- Newest first among ads that ran long enough: read per delay between first sighting and addition, each from
     -- where its ads can first qualify (20261130000600_running_days_newest).
     v_ids := private.ads_running_at_least(p_board, p_since, null, null, v_platforms, p_format, p_offer, null, null,
-                                          p_min_running_days, v_running, v_today, v_after_at, v_after_id, null, null);
+                                          p_min_running_days, v_running, v_today, v_after_at, v_after_id, null, null, null);
 
   elsif v_running_days_search and not v_rare then
     -- The same streams, keeping the ads that match the search and pass its filters: the newest ads that ran long
@@ -873,7 +917,8 @@ begin
     end if;
     v_ids := private.ads_running_at_least(p_board, p_since, p_category_id, p_type_id, v_platforms, p_format, p_offer,
                                           p_hook_id, p_colour, p_min_running_days, v_running, v_today, v_after_at,
-                                          v_after_id, v_match_query, v_match_phrase);
+                                          v_after_id, v_match_query, v_match_phrase,
+                                          private.search_signature_masks(v_folded, c_signed_words));
 
   elsif v_running_days_search then
     -- A rare one: its matches that pass the filters are read in the search index (which holds the filters an ad's
