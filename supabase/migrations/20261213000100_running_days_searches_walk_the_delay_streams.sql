@@ -55,7 +55,6 @@ declare
   v_in_index constant text := $f$
           and w.first_seen <= v_first_seen_by
           and case p_board when 'library' then not w.is_black_friday when 'black-friday' then w.is_black_friday else w.is_top_picks end
-          and w.created_at >= v_since and (w.created_at, w.id) < (v_after_at, v_after_id)
           and (not v_running or w.still_running)
           and (case when w.still_running then greatest(p_today, coalesce(w.last_seen, w.first_seen)) else w.last_seen end)
               - w.first_seen + 1 >= p_min_running_days
@@ -74,12 +73,17 @@ begin
     v_days := case when v_delay <= 31 then v_delay else (2 ^ (v_delay - 26))::int - 1 end;
     v_streams := v_streams || format($s$
       (select w.id, w.created_at from public.ads w
-        where private.ad_added_lag(w.created_at, w.first_seen) = %s%s%s
+        where private.ad_added_lag(w.created_at, w.first_seen) = %s and w.created_at >= v_since and (w.created_at, w.id) < %s%s
           and (v_index_alone or exists (select 1 from public.ads a where a.id = w.id and %s offset 0))
         order by w.created_at desc, w.id desc limit 61)
       union all$s$,
       v_delay,
-      case when v_delay < 37 then format(' and w.created_at < v_before + interval %L', v_days * 24 || ' hours') else '' end,
+      -- Where the stream starts: the cursor, or the end of the stream's last day, whichever comes first, as one
+      -- bound of the index's order (given apart, the scan started at the cursor and stepped over every ad above the
+      -- day). An ad added at the very instant the day ends passes the bound and fails its first sighting.
+      case when v_delay < 37 then format('(least(v_before + interval %1$L, v_after_at), case when v_after_at <= v_before + interval %1$L'
+                                         ' then v_after_id else ''ffffffff-ffff-ffff-ffff-ffffffffffff''::uuid end)', v_days * 24 || ' hours')
+           else '(v_after_at, v_after_id)' end,
       v_in_index, v_in_table);
   end loop;
 
