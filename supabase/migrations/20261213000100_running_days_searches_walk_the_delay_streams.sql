@@ -4,13 +4,14 @@
 -- search they are read per delay between first sighting and addition, each stream from where its ads can first
 -- qualify (20261130000600, decision 0036). A search with the filter walked the newest-first order instead, reading
 -- from the table every ad the filter passed over: 'sale' running at least 60 days read about 57,000 ads before 300
--- passed the filter, twice (the walk, then its extent), then read the rest by periods. 190 to 270 ms p50 at
--- 1,000,000 ads for the four searches of bench:db.
+-- passed the filter, twice (the walk, then its extent), then read the rest by periods. At 1,000,000 ads, five
+-- searches took 176 to 227 ms p50 at 60 days and 1.4 to 1.5 s at 365 days.
 --
 -- private.ads_running_at_least now takes the search (a tsquery and the text anywhere) and every filter an ad's age
 -- says nothing of, and list_ads calls it for a search of the board with the running days, in the newest order,
 -- unless the probe of the board's newest 1,000 ads finds the search rare: then its matches that pass the filters are
--- read in the search index and ordered. A brand's or tags' search keeps its path. See docs/decisions/0055.
+-- read in the search index and ordered. A walk passes at most 5,000 ads of a stream; one cut within the page is read
+-- as a rare search's too. A brand's or tags' search keeps its path. See docs/decisions/0055.
 --
 -- The function is one statement of 39 streams and the late sightings, merged on the order's key. Its plan is
 -- generic and kept for the session: every stream walks ads_added_lag_order, whatever the search, and a planner given
@@ -47,6 +48,7 @@ drop function private.ads_running_at_least(text, timestamptz, text[], text, text
 do $block$
 declare
   v_streams text := '';
+  v_bound text;
   v_delay int;
   -- The upper bound, in days, of each delay's bucket (private.ad_added_lag): -1 to 31 day by day, then 63, 127,
   -- 255, 511 and 1023; bucket 37 (1024 days or more) has no start.
@@ -58,10 +60,12 @@ declare
           and (not v_running or w.still_running)
           and (case when w.still_running then greatest(p_today, coalesce(w.last_seen, w.first_seen)) else w.last_seen end)
               - w.first_seen + 1 >= p_min_running_days
-          and (p_masks is null or (w.search_signature & p_masks[1]) = p_masks[1] or (w.search_signature & p_masks[2]) = p_masks[2]
-               or (w.search_signature & p_masks[3]) = p_masks[3] or (w.search_signature & p_masks[4]) = p_masks[4]
-               or (w.search_signature & p_masks[5]) = p_masks[5] or (w.search_signature & p_masks[6]) = p_masks[6]
-               or (w.search_signature & p_masks[7]) = p_masks[7] or (w.search_signature & p_masks[8]) = p_masks[8])$f$;
+          -- The masks past the last are null: false, not null, when none holds, so that the lookup is not made.
+          and (p_masks is null
+               or coalesce((w.search_signature & p_masks[1]) = p_masks[1] or (w.search_signature & p_masks[2]) = p_masks[2]
+                           or (w.search_signature & p_masks[3]) = p_masks[3] or (w.search_signature & p_masks[4]) = p_masks[4]
+                           or (w.search_signature & p_masks[5]) = p_masks[5] or (w.search_signature & p_masks[6]) = p_masks[6]
+                           or (w.search_signature & p_masks[7]) = p_masks[7] or (w.search_signature & p_masks[8]) = p_masks[8], false))$f$;
   -- The rest, on the ad a looked up by id: the filters and the search.
   v_in_table constant text := $f$(p_category_id is null or a.category_id = p_category_id) and (p_type_id is null or a.type_id = p_type_id)
             and (p_platforms is null or a.platforms && p_platforms) and (p_format is null or a.format = p_format)
@@ -71,20 +75,31 @@ declare
 begin
   for v_delay in -1 .. 37 loop
     v_days := case when v_delay <= 31 then v_delay else (2 ^ (v_delay - 26))::int - 1 end;
-    v_streams := v_streams || format($s$
-      (select w.id, w.created_at from public.ads w
-        where private.ad_added_lag(w.created_at, w.first_seen) = %s and w.created_at >= v_since and (w.created_at, w.id) < %s%s
-          and (v_index_alone or exists (select 1 from public.ads a where a.id = w.id and %s offset 0))
-        order by w.created_at desc, w.id desc limit 61)
-      union all$s$,
+    -- Where the stream starts: the cursor, or the end of the stream's last day, whichever comes first, as one bound
+    -- of the index's order (given apart, the scan started at the cursor and stepped over every ad above the day). An
+    -- ad added at the very instant the day ends passes the bound and fails its first sighting.
+    v_bound := format('w.first_seen is not null and private.ad_added_lag(w.created_at, w.first_seen) = %s and w.created_at >= v_since'
+                      ' and (w.created_at, w.id) < %s',
       v_delay,
-      -- Where the stream starts: the cursor, or the end of the stream's last day, whichever comes first, as one
-      -- bound of the index's order (given apart, the scan started at the cursor and stepped over every ad above the
-      -- day). An ad added at the very instant the day ends passes the bound and fails its first sighting.
       case when v_delay < 37 then format('(least(v_before + interval %1$L, v_after_at), case when v_after_at <= v_before + interval %1$L'
                                          ' then v_after_id else ''ffffffff-ffff-ffff-ffff-ffffffffffff''::uuid end)', v_days * 24 || ' hours')
-           else '(v_after_at, v_after_id)' end,
-      v_in_index, v_in_table);
+           else '(v_after_at, v_after_id)' end);
+    -- The walk passes at most p_walk ads of the stream (the limit before the conditions); the p_walk-th comes out
+    -- marked as the cut, in its place in the order, whether it passes or not. Its own conditions imply the index's
+    -- predicate (a first sighting): without that, the index could not serve it, and the newest-first index with
+    -- the delay as a filter walked the whole table for each stream.
+    v_streams := v_streams || format($s$
+      (select w.id, w.created_at, w.n = p_walk as cut
+         from (select w.id, w.created_at, w.first_seen, w.last_seen, w.still_running, w.is_black_friday, w.is_top_picks,
+                      w.search_signature, row_number() over (order by w.created_at desc, w.id desc) as n
+                 from public.ads w where %s
+                order by w.created_at desc, w.id desc limit p_walk) w
+        where w.n = p_walk
+           or (true%s
+               and (v_index_alone or exists (select 1 from public.ads a where a.id = w.id and %s offset 0)))
+        order by w.created_at desc, w.id desc limit 61)
+      union all$s$,
+      v_bound, v_in_index, v_in_table);
   end loop;
 
   execute format($fn$
@@ -96,7 +111,9 @@ begin
 -- stream below that start was first seen early enough; the few last seen after today come from an index of the
 -- dates. A stream is walked in its index, which holds the dates, the board and the signature; the ads that pass are
 -- looked up for the rest. The streams are merged on the order's key, and each is read only as far as the merge
--- asks. The plan is kept for the session: the statement has the same shape on every call.
+-- asks, passing at most p_walk ads (null: no bound). A stream's walk cut there says nothing of its ads below the
+-- cut: when the cut falls within the page, the answer is null, and the caller reads the page another way. The plan is kept for
+-- the session: the statement has the same shape on every call.
 create function private.ads_running_at_least(
   p_board text,
   p_since timestamptz,
@@ -114,7 +131,8 @@ create function private.ads_running_at_least(
   p_after_id uuid,
   p_query tsquery,
   p_phrase text,
-  p_masks bit(256)[]
+  p_masks bit(256)[],
+  p_walk int
 ) returns uuid[]
 language plpgsql
 stable
@@ -138,15 +156,18 @@ declare
   v_index_alone boolean := v_any and p_category_id is null and p_type_id is null and p_platforms is null and p_format is null
                            and p_offer is null and p_hook_id is null and p_colour is null;
   v_ids uuid[];
+  v_cuts boolean[];
 begin
   if cardinality(p_masks) > 8 then
     raise exception 'At most 8 signature masks' using errcode = '22023';
   end if;
-  select coalesce(array_agg(s.id order by s.created_at desc, s.id desc), '{}') into v_ids from (
-    select s.id, s.created_at from (%s
+  select coalesce(array_agg(s.id order by s.created_at desc, s.id desc), '{}'),
+         coalesce(array_agg(s.cut order by s.created_at desc, s.id desc), '{}')
+    into v_ids, v_cuts from (
+    select s.id, s.created_at, s.cut from (%s
       -- First seen after X, yet run long enough by a last sighting after today in UTC (decision 0031's UTC+14 rule;
       -- or after the cursor's day): a few days of first sightings at most. The fence keeps the order's index out.
-      (select e.id, e.created_at from (select a.id, a.created_at from public.ads a
+      (select e.id, e.created_at, false from (select a.id, a.created_at from public.ads a
         where a.first_seen > v_first_seen_by and a.first_seen <= v_latest - p_min_running_days + 1 and a.last_seen > p_today
           and case p_board when 'library' then not a.is_black_friday when 'black-friday' then a.is_black_friday else a.is_top_picks end
           and (not v_running or a.still_running)
@@ -160,6 +181,9 @@ begin
     order by s.created_at desc, s.id desc
     limit 61
   ) s;
+  if true = any(v_cuts) then
+    return null;
+  end if;
   return v_ids;
 end;
 $$;
@@ -167,7 +191,8 @@ $fn$, v_streams, v_in_table);
 end;
 $block$;
 revoke execute on function private.ads_running_at_least(text, timestamptz, uuid, uuid, text[], text, text, uuid, text, int,
-                                                       boolean, date, timestamptz, uuid, tsquery, text, bit(256)[]) from public;
+                                                       boolean, date, timestamptz, uuid, tsquery, text, bit(256)[], int)
+  from public;
 
 -- list_ads is 20261212000100's with that path.
 create or replace function public.list_ads(
@@ -351,6 +376,11 @@ declare
   -- reads every search's matches, with the same answer).
   c_running_balance constant int := greatest(0, coalesce(nullif(current_setting('obyect.running_balance', true), '')::int, 24));
   c_running_sample constant int := 200;
+  -- A walk passes at most c_running_walk ads of each of the 39 streams, or the setting obyect.running_walk where it
+  -- is set (1 or more): a search found among the newest ads but not among those that ran long enough (a brand new
+  -- to the library, say) would otherwise walk every stream to its end. A walk cut short reads the page as a rare
+  -- search's.
+  c_running_walk constant int := greatest(1, coalesce(nullif(current_setting('obyect.running_walk', true), '')::int, 5000));
   v_running_share double precision;
   v_running_days_search boolean;
   v_match_query tsquery;
@@ -905,37 +935,41 @@ begin
     -- Newest first among ads that ran long enough: read per delay between first sighting and addition, each from
     -- where its ads can first qualify (20261130000600_running_days_newest).
     v_ids := private.ads_running_at_least(p_board, p_since, null, null, v_platforms, p_format, p_offer, null, null,
-                                          p_min_running_days, v_running, v_today, v_after_at, v_after_id, null, null, null);
+                                          p_min_running_days, v_running, v_today, v_after_at, v_after_id, null, null, null,
+                                          null);
 
-  elsif v_running_days_search and not v_rare then
+  elsif v_running_days_search then
     -- The same streams, keeping the ads that match the search and pass its filters: the newest ads that ran long
     -- enough are few among the newest ads, but a search found often enough is found among them (20261213000100).
     -- The match is v_any_match's: the lexicon's words that hold a one-word search, or its words and its text
     -- anywhere.
-    if v_containing is not null then
-      v_match_query := coalesce(nullif(array_to_string(array(select quote_literal(w) from unnest(v_containing) w), ' | '), ''),
-                                quote_literal(v_folded))::tsquery;
-    else
-      v_match_query := v_tsquery;
-      v_match_phrase := v_phrase;
+    if not v_rare then
+      if v_containing is not null then
+        v_match_query := coalesce(nullif(array_to_string(array(select quote_literal(w) from unnest(v_containing) w), ' | '), ''),
+                                  quote_literal(v_folded))::tsquery;
+      else
+        v_match_query := v_tsquery;
+        v_match_phrase := v_phrase;
+      end if;
+      v_ids := private.ads_running_at_least(p_board, p_since, p_category_id, p_type_id, v_platforms, p_format, p_offer,
+                                            p_hook_id, p_colour, p_min_running_days, v_running, v_today, v_after_at,
+                                            v_after_id, v_match_query, v_match_phrase,
+                                            private.search_signature_masks(v_folded, c_signed_words), c_running_walk);
+      v_rare := v_ids is null;
     end if;
-    v_ids := private.ads_running_at_least(p_board, p_since, p_category_id, p_type_id, v_platforms, p_format, p_offer,
-                                          p_hook_id, p_colour, p_min_running_days, v_running, v_today, v_after_at,
-                                          v_after_id, v_match_query, v_match_phrase,
-                                          private.search_signature_masks(v_folded, c_signed_words));
-
-  elsif v_running_days_search then
-    -- A rare one: its matches that pass the filters are read in the search index (which holds the filters an ad's
-    -- age says nothing of) and ordered; no ordered index is walked.
-    perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
-    execute 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), ''{}'') from ('
-      || 'select a.id, a.created_at from public.ads a where ' || v_conditions
-      || case when v_cursor is not null then ' and (a.created_at, a.id) < ($6, $7)' else '' end
-      || ' order by a.created_at desc, a.id desc limit 61) r'
-      into v_ids
-      using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
-            null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
-    perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true), set_config('enable_seqscan', v_seqscan, true);
+    if v_rare then
+      -- A rare one, or a walk cut short: its matches that pass the filters are read in the search index (which holds
+      -- the filters an ad's age says nothing of) and ordered; no ordered index is walked.
+      perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
+      execute 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), ''{}'') from ('
+        || 'select a.id, a.created_at from public.ads a where ' || v_conditions
+        || case when v_cursor is not null then ' and (a.created_at, a.id) < ($6, $7)' else '' end
+        || ' order by a.created_at desc, a.id desc limit 61) r'
+        into v_ids
+        using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
+              null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
+      perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true), set_config('enable_seqscan', v_seqscan, true);
+    end if;
 
   else
     if v_tags is not null and p_brand_id is null and p_category_id is null and p_type_id is null and v_search is null then

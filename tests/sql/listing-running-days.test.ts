@@ -60,11 +60,14 @@ describeOnEngines('listing newest first by running days', (ctx) => {
     search?: string;
     /** obyect.running_balance for the call: 0 walks a search's streams, a large one reads its matches whole. */
     balance?: number;
+    /** obyect.running_walk for the call: how many ads each stream's walk may pass before the page is read whole. */
+    walk?: number;
   }
 
   async function listAds(args: Listing & { cursor?: string }): Promise<AdPage> {
     const rows = await as(ctx.db, userActor(people.subscriber), async (q) => {
       if (args.balance !== undefined) await q.query(`select set_config('obyect.running_balance', $1, true)`, [String(args.balance)]);
+      if (args.walk !== undefined) await q.query(`select set_config('obyect.running_walk', $1, true)`, [String(args.walk)]);
       return (await q.query<{ page: AdPage }>(
         `select public.list_ads(p_board => $1::text, p_min_running_days => $2::int, p_platforms => $3::text[], p_cursor => $4::text,
                                 p_search => $5::text) as page`,
@@ -231,6 +234,18 @@ describeOnEngines('listing newest first by running days', (ctx) => {
       expect(ids(ads)).toEqual(ids(expected));
     },
   );
+
+  // A walk passes at most so many ads of each stream; cut short of a page, the page is read whole instead.
+  it.each([1, 3, 10, 40])('gives the same pages when each stream\'s walk may pass only %i ads', async (walk) => {
+    for (const [search, matches] of SEARCHES) {
+      for (const days of [1, 30, 61]) {
+        const expected = newestFirst(library.filter((ad) =>
+          ad.board !== 'black-friday' && matches(ad.headline ?? '') && (runningDays(ad) ?? 0) >= days));
+        const { ads } = await listAll({ minRunningDays: days, search, balance: 0, walk });
+        expect(ids(ads), `${search}, ${days} days`).toEqual(ids(expected));
+      }
+    }
+  });
 
   it('keeps the board and the platforms with a search', async () => {
     for (const balance of [0, 1_000_000_000]) {
