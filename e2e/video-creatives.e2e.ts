@@ -73,14 +73,17 @@ const isPlaying = (page: Page, selector: string) =>
   });
 
 journey('the admin uploads a WebM: it becomes a video ad that plays on hover in the grid, and with controls on its page, where seeking reads ranges of its signed link', async ({ page, stack, library }) => {
+  // A brand and category of this attempt's own: a retry after an attempt that added them would be refused them.
+  const brand = `${library.brand} ${randomBytes(3).toString('hex')}`;
+  const category = `${library.category} ${randomBytes(3).toString('hex')}`;
   await signIn(page, stack, ADMIN);
   await page.goto('/admin');
   const upload = page.getByRole('region', { name: 'Bulk upload' });
   await upload.waitFor();
-  await upload.getByPlaceholder('New brand').fill(library.brand);
+  await upload.getByPlaceholder('New brand').fill(brand);
   await upload.getByRole('button', { name: 'Add brand' }).click();
   await page.getByText('Brand added').waitFor();
-  await upload.getByPlaceholder('New category').fill(library.category);
+  await upload.getByPlaceholder('New category').fill(category);
   await upload.getByRole('button', { name: 'Add category' }).click();
   await page.getByText('Category added').waitFor();
   await expect.poll(() => upload.getByRole('combobox', { name: 'Brand', exact: true }).inputValue(), POLL).not.toBe('');
@@ -107,7 +110,7 @@ journey('the admin uploads a WebM: it becomes a video ad that plays on hover in 
   const { rows } = await stack.db.query<{ id: string; format: string; video_path: string; video_duration_ms: number; width: number; height: number; original_path: string }>(
     `select a.id, a.format, a.video_path, a.video_duration_ms, a.width, a.height, a.original_path
        from public.ads a join public.brands b on b.id = a.brand_id where b.name = $1`,
-    [library.brand],
+    [brand],
   );
   expect(rows).toHaveLength(1);
   const ad = rows[0]!;
