@@ -945,8 +945,8 @@ begin
     -- anywhere.
     if not v_rare then
       if v_containing is not null then
-        v_match_query := coalesce(nullif(array_to_string(array(select quote_literal(w) from unnest(v_containing) w), ' | '), ''),
-                                  quote_literal(v_folded))::tsquery;
+        -- The lexicon's words as the statements write them (v_containing_query), read as a value.
+        execute 'select ' || v_containing_query into v_match_query;
       else
         v_match_query := v_tsquery;
         v_match_phrase := v_phrase;
