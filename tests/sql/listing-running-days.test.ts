@@ -62,6 +62,7 @@ describeOnEngines('listing newest first by running days', (ctx) => {
     balance?: number;
     /** obyect.running_walk for the call: how many ads each stream's walk may pass before the page is read whole. */
     walk?: number;
+    sort?: 'newest' | 'relevance';
   }
 
   async function listAds(args: Listing & { cursor?: string }): Promise<AdPage> {
@@ -70,8 +71,9 @@ describeOnEngines('listing newest first by running days', (ctx) => {
       if (args.walk !== undefined) await q.query(`select set_config('obyect.running_walk', $1, true)`, [String(args.walk)]);
       return (await q.query<{ page: AdPage }>(
         `select public.list_ads(p_board => $1::text, p_min_running_days => $2::int, p_platforms => $3::text[], p_cursor => $4::text,
-                                p_search => $5::text) as page`,
-        [args.board ?? 'library', args.minRunningDays, args.platforms ?? null, args.cursor ?? null, args.search ?? null],
+                                p_search => $5::text, p_sort => $6::text) as page`,
+        [args.board ?? 'library', args.minRunningDays, args.platforms ?? null, args.cursor ?? null, args.search ?? null,
+         args.sort ?? 'newest'],
       )).rows;
     });
     return rows[0]!.page;
@@ -164,11 +166,15 @@ describeOnEngines('listing newest first by running days', (ctx) => {
     brandId = (await newBrand(ctx.db, 'Tallgrass Outfitters')).id;
     categoryId = (await newCategory(ctx.db)).id;
     const { rows } = await ctx.db.query<{ latest: number }>(`select private.latest_today() - (now() at time zone 'UTC')::date as latest`);
-    // Every other ad says 'Prairie boots' and every thirteenth 'Tumbleweed season', for the searches.
-    const runs: Run[] = edgeRuns(rows[0]!.latest).map((run, i) => ({
-      ...run,
-      headline: i % 13 === 0 ? 'Tumbleweed season' : i % 2 === 0 ? 'Prairie boots for the trail' : undefined,
-    }));
+    // Every other ad says 'Prairie boots', every seventh 'Wildprairie boots' (the word inside another), every
+    // eleventh both, and every thirteenth 'Tumbleweed season', for the searches.
+    const headline = (i: number) =>
+      i % 13 === 0 ? 'Tumbleweed season'
+      : i % 11 === 0 ? 'Wildprairie boots on the prairie'
+      : i % 7 === 0 ? 'Wildprairie boots'
+      : i % 2 === 0 ? 'Prairie boots for the trail'
+      : undefined;
+    const runs: Run[] = edgeRuns(rows[0]!.latest).map((run, i) => ({ ...run, headline: headline(i) }));
     // A few on the other boards and a running ad of the library on tiktok.
     runs.push({ added: -10, firstSeen: -70, lastSeen: -1, stillRunning: false, board: 'black-friday' });
     runs.push({ added: -10, firstSeen: -70, lastSeen: 0, stillRunning: true, board: 'top-picks', platforms: ['tiktok'] });
@@ -215,34 +221,68 @@ describeOnEngines('listing newest first by running days', (ctx) => {
 
   // 20261213000100: a search with the running days walks the same streams, unless the probe finds it rare, when its
   // matches are read whole. Both give the same pages; obyect.running_balance makes each call take one of them.
-  const SEARCHES: [string, (headline: string) => boolean][] = [
-    ['prairie', (headline) => /\bprairie/i.test(headline)],
-    ['tumbleweed', (headline) => /\btumbleweed/i.test(headline)],
-    ['prairie boo', (headline) => /\bprairie\b/i.test(headline) && /\bboo/i.test(headline)],
-    // Inside a word: the text anywhere.
-    ['rairi', (headline) => headline.toLowerCase().includes('rairi')],
+  // A search matches its words (the last as a word's beginning) or its text anywhere.
+  interface Search {
+    search: string;
+    words: (headline: string) => boolean;
+    anywhere: (headline: string) => boolean;
+  }
+  const SEARCHES: Search[] = [
+    { search: 'prairie', words: (headline) => /\bprairie/i.test(headline), anywhere: (headline) => /prairie/i.test(headline) },
+    { search: 'tumbleweed', words: (headline) => /\btumbleweed/i.test(headline), anywhere: (headline) => /tumbleweed/i.test(headline) },
+    {
+      search: 'prairie boo',
+      words: (headline) => /\bprairie\b/i.test(headline) && /\bboo/i.test(headline),
+      anywhere: (headline) => /prairie boo/i.test(headline),
+    },
+    // Inside a word: the text anywhere alone.
+    { search: 'rairi', words: (headline) => /\brairi/i.test(headline), anywhere: (headline) => /rairi/i.test(headline) },
   ];
+  const ranFor = (days: number) => library.filter((ad) => ad.board !== 'black-friday' && (runningDays(ad) ?? 0) >= days);
+  /** Newest first in the newest order; in the relevance order, the whole-word matches first, then the others. */
+  function expectedFor({ words, anywhere }: Search, days: number, sort: 'newest' | 'relevance'): Seeded[] {
+    const ran = ranFor(days);
+    if (sort === 'newest') return newestFirst(ran.filter((ad) => words(ad.headline ?? '') || anywhere(ad.headline ?? '')));
+    return [
+      ...newestFirst(ran.filter((ad) => words(ad.headline ?? ''))),
+      ...newestFirst(ran.filter((ad) => !words(ad.headline ?? '') && anywhere(ad.headline ?? ''))),
+    ];
+  }
 
-  it.each(SEARCHES.flatMap(([search, matches]) => [1, 30, 61, 200].flatMap((days) => [0, 1_000_000_000].map((balance) =>
-    [search, days, balance, matches] as const))))(
-    'lists the ads matching "%s" that ran at least %i days newest first across pages (balance %i)',
-    async (search, days, balance, matches) => {
-      const expected = newestFirst(library.filter((ad) =>
-        ad.board !== 'black-friday' && matches(ad.headline ?? '') && (runningDays(ad) ?? 0) >= days));
+  it('holds ads for both tiers of the relevance order, over a page of each where the search is common', () => {
+    const tiers = (one: Search) => {
+      const ran = ranFor(30);
+      return [ran.filter((ad) => one.words(ad.headline ?? '')).length,
+              ran.filter((ad) => !one.words(ad.headline ?? '') && one.anywhere(ad.headline ?? '')).length];
+    };
+    const [prairie, tumbleweed, prairieBoo, rairi] = SEARCHES.map(tiers);
+    expect(prairie![0]).toBeGreaterThan(60);
+    expect(prairie![1]).toBeGreaterThan(60);
+    expect(prairieBoo![1]).toBeGreaterThan(0);
+    expect(tumbleweed).toEqual([expect.any(Number), 0]);
+    expect(rairi![0]).toBe(0);
+    expect(rairi![1]).toBeGreaterThan(60);
+  });
+
+  it.each(SEARCHES.flatMap((one) => [1, 30, 61, 200].flatMap((days) => [0, 1_000_000_000].flatMap((balance) =>
+    (['newest', 'relevance'] as const).map((sort) => [one.search, days, sort, balance, one] as const)))))(
+    'lists the ads matching "%s" that ran at least %i days in the %s order across pages (balance %i)',
+    async (search, days, sort, balance, one) => {
+      const expected = expectedFor(one, days, sort);
       expect(expected.length).toBeGreaterThan(0);
-      const { ads } = await listAll({ minRunningDays: days, search, balance });
+      const { ads } = await listAll({ minRunningDays: days, search, balance, sort });
       expect(ids(ads)).toEqual(ids(expected));
     },
   );
 
   // A walk passes at most so many ads of each stream; cut short of a page, the page is read whole instead.
   it.each([1, 3, 10, 40])('gives the same pages when each stream\'s walk may pass only %i ads', async (walk) => {
-    for (const [search, matches] of SEARCHES) {
+    for (const one of SEARCHES) {
       for (const days of [1, 30, 61]) {
-        const expected = newestFirst(library.filter((ad) =>
-          ad.board !== 'black-friday' && matches(ad.headline ?? '') && (runningDays(ad) ?? 0) >= days));
-        const { ads } = await listAll({ minRunningDays: days, search, balance: 0, walk });
-        expect(ids(ads), `${search}, ${days} days`).toEqual(ids(expected));
+        for (const sort of ['newest', 'relevance'] as const) {
+          const { ads } = await listAll({ minRunningDays: days, search: one.search, balance: 0, walk, sort });
+          expect(ids(ads), `${one.search}, ${days} days, ${sort}`).toEqual(ids(expectedFor(one, days, sort)));
+        }
       }
     }
   });
