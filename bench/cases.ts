@@ -210,6 +210,20 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     listAds(`search common word "${SEARCHES.commonWord}" + running >= 60 days + tiktok`, {
       search: SEARCHES.commonWord, minRunningDays: 60, platforms: ['tiktok'],
     }),
+    // The same in the relevance order, a search's order unless the user picks another (decision 0056): each tier,
+    // the whole words and then the text anywhere alone, walks the streams or reads its matches.
+    listAds(`search common word "${SEARCHES.commonWord}" + running >= 60 days, relevance`, {
+      search: SEARCHES.commonWord, minRunningDays: 60, sort: 'relevance',
+    }),
+    listAds(`search "${SEARCHES.imageTextOnly}" + running >= 365 days, relevance`, {
+      search: SEARCHES.imageTextOnly, minRunningDays: 365, sort: 'relevance',
+    }),
+    listAds(`search brand fragment "${SEARCHES.brandFragment}" + running >= 365 days, relevance`, {
+      search: SEARCHES.brandFragment, minRunningDays: 365, sort: 'relevance',
+    }),
+    listAds(`search two words "${SEARCHES.twoWords}" + running >= 60 days, relevance`, {
+      search: SEARCHES.twoWords, minRunningDays: 60, sort: 'relevance',
+    }),
     {
       name: 'similar_ads',
       fn: 'similar_ads',
