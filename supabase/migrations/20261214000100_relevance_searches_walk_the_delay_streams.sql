@@ -370,8 +370,9 @@ declare
   v_part_query tsquery;
   v_part_phrase text;
   v_part_masks bit(256)[];
-  -- A page of one tier read through the search index: the tier's match (%1$s), the cursor (%2$s) and how many (%3$s).
-  v_tier_read text;
+  -- A running-days search's page, or one tier's, read newest first through the search index (with the index and
+  -- sequential scans off): the match beyond v_conditions (%1$s, ' and ...' or ''), the cursor (%2$s), how many (%3$s).
+  v_index_read text;
 begin
   if p_board is null or p_board not in ('library', 'black-friday', 'top-picks') then
     raise exception 'Unknown board %', p_board using errcode = 'P0001', detail = 'unknown_board';
@@ -563,6 +564,10 @@ begin
     || 'select a.id, a.created_at from public.ads a where ' || v_filters || ' and %1$s and (a.created_at, a.id) < ($21, $22)'
     || ' order by a.created_at desc, a.id desc limit $23) r';
 
+  v_index_read := 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), ''{}'') from ('
+    || 'select a.id, a.created_at from public.ads a where ' || v_conditions || '%1$s%2$s'
+    || ' order by a.created_at desc, a.id desc limit %3$s) r';
+
   if v_search is not null and (v_sort in ('longest_running', 'recently_seen') or v_running_days_search) then
     -- A search of whole words in the longest-running order probes only the newest c_exact_walk ads: a rare one is
     -- read a block of running days at a time, which costs what the blocks hold, so the probe only has to tell a
@@ -624,10 +629,12 @@ begin
                 * (select c.total from private.ad_counts c)
                 <= c_running_balance * greatest(v_probed, 1)::float8 ^ 2;
       -- The relevance order's tiers by the same rule, each on its own matches. A tier the probe did not find is read.
-      v_rare_words := v_word_hits::float8 ^ 2 * v_running_share * (select c.total from private.ad_counts c)
-                      <= c_running_balance * greatest(v_probed, 1)::float8 ^ 2;
-      v_rare_parts := v_part_hits::float8 ^ 2 * v_running_share * (select c.total from private.ad_counts c)
-                      <= c_running_balance * greatest(v_probed, 1)::float8 ^ 2;
+      if v_sort = 'relevance' then
+        v_rare_words := v_word_hits::float8 ^ 2 * v_running_share * (select c.total from private.ad_counts c)
+                        <= c_running_balance * greatest(v_probed, 1)::float8 ^ 2;
+        v_rare_parts := v_part_hits::float8 ^ 2 * v_running_share * (select c.total from private.ad_counts c)
+                        <= c_running_balance * greatest(v_probed, 1)::float8 ^ 2;
+      end if;
     elsif v_sort = 'recently_seen' and v_signable then
       -- Its walk checks the signature in the index and costs little for each ad passed over, so it reads every match
       -- through the search index only when it is rare for the library's size (c_signed_balance above). With filters
@@ -647,9 +654,6 @@ begin
     -- running days each tier walks the streams of private.ads_running_at_least, as the newest order does, unless the
     -- probe found it rare or the walk was cut within the page: then its matches that pass the filters are read
     -- through the search index and ordered.
-    v_tier_read := 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), ''{}'') from ('
-      || 'select a.id, a.created_at from public.ads a where ' || v_conditions || ' and %1$s%2$s'
-      || ' order by a.created_at desc, a.id desc limit %3$s) r';
     v_ids := '{}';
     if v_after_tier is distinct from 2 then
       if not v_rare_words then
@@ -662,7 +666,7 @@ begin
       end if;
       if v_rare_words or v_ids is null then
         perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
-        execute format(v_tier_read, v_word_match, case when v_after_tier = 1 then ' and (a.created_at, a.id) < ($6, $7)' else '' end, 61)
+        execute format(v_index_read, ' and ' || v_word_match, case when v_after_tier = 1 then ' and (a.created_at, a.id) < ($6, $7)' else '' end, 61)
           into v_ids
           using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
                 null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
@@ -679,7 +683,7 @@ begin
       end if;
       if v_rare_parts or v_more is null then
         perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
-        execute format(v_tier_read, v_part_match, case when v_after_tier = 2 then ' and (a.created_at, a.id) < ($6, $7)' else '' end,
+        execute format(v_index_read, ' and ' || v_part_match, case when v_after_tier = 2 then ' and (a.created_at, a.id) < ($6, $7)' else '' end,
                        61 - cardinality(v_ids))
           into v_more
           using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
@@ -1032,10 +1036,7 @@ begin
       -- A rare one, or a walk cut short: its matches that pass the filters are read in the search index (which holds
       -- the filters an ad's age says nothing of) and ordered; no ordered index is walked.
       perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true), set_config('enable_seqscan', 'off', true);
-      execute 'select coalesce(array_agg(r.id order by r.created_at desc, r.id desc), ''{}'') from ('
-        || 'select a.id, a.created_at from public.ads a where ' || v_conditions
-        || case when v_cursor is not null then ' and (a.created_at, a.id) < ($6, $7)' else '' end
-        || ' order by a.created_at desc, a.id desc limit 61) r'
+      execute format(v_index_read, '', case when v_cursor is not null then ' and (a.created_at, a.id) < ($6, $7)' else '' end, 61)
         into v_ids
         using p_brand_id, p_category_id, p_type_id, v_tags, p_since, v_after_at, v_after_id,
               null, null, null, null, v_platforms, p_format, p_offer, p_hook_id, p_min_running_days, v_today, v_tsquery, v_phrase;
