@@ -7,7 +7,6 @@ export const TEXTS = {
   library: {
     documentTitle: 'Ad Library – Filters and Discovery',
     heading: 'Ad Library',
-    subheading: 'Winning direct-to-consumer ad creatives, filtered your way.',
     searchPlaceholder: 'Search brands & categories…',
     allBrands: 'All brands',
     allCategories: 'All categories',

@@ -72,11 +72,8 @@ export function LibraryPage({ onAddToBoard, renderAddToBoard }: LibraryPageProps
   return (
     <SiteLayout bottomInset={showBottomBar}>
       <main className="mx-auto max-w-[1600px] px-4 pt-6 pb-12 sm:px-6 sm:pt-8 lg:px-8">
-        <div className="mb-3 flex items-center justify-between gap-3 sm:mb-5 sm:items-end">
-          <div className="min-w-0">
-            <h1 className="text-2xl font-bold tracking-tight text-neutral-950 sm:text-[32px]">{TEXTS.library.heading}</h1>
-            <p className="mt-1 hidden text-[15px] text-neutral-500 sm:block">{TEXTS.library.subheading}</p>
-          </div>
+        <div className="mb-3 flex items-center justify-between gap-3 sm:mb-5">
+          <h1 className="min-w-0 text-2xl font-bold tracking-tight text-neutral-950 sm:text-[32px]">{TEXTS.library.heading}</h1>
           <BlackFridayButton />
         </div>
         <div className="sticky top-14 z-20 -mx-4 mb-4 bg-neutral-50 px-4 py-2.5 sm:mb-5 sm:py-3 sm:top-16 sm:-mx-6 sm:px-6 lg:-mx-8 lg:px-8">
