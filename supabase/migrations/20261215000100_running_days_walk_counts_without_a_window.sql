@@ -4,10 +4,11 @@
 -- bound that keeps a search the probe misjudged from walking a whole stream. It numbered the stream's ads with
 -- row_number() to mark the p_walk-th as the cut, and took the masks from their array on every entry. At 1,000,000 ads
 -- a search found in few of the ads that ran long walks tens of thousands of entries ('lumen' at 365 days: 57,590 of
--- 21 streams), and the window cost more than the rest of the walk: 40,000 entries of one stream took 9 ms read in the
--- index with a limit, 11 ms with the walk's conditions, and 35 to 40 ms numbered by row_number() (which stores every
--- row it numbers). Sixteen array subscripts an entry, each copying a mask out of the array, since the statement's
--- plan is generic and the array a parameter, cost about as much as the rest of the conditions again.
+-- 21 streams), and the window cost more than the rest of the walk: 40,000 entries of one stream took 7 to 10 ms read
+-- in the index with a limit, 10 to 12 ms with the walk's conditions, and 35 to 46 ms numbered by row_number() (which
+-- stores every row it numbers). The masks cost sixteen array subscripts an entry, each copying a mask out of the
+-- array, since the statement's plan is generic and the array a parameter: eight masks on 300,000 signatures took 190
+-- to 262 ms by subscript and 95 to 97 ms from variables, the scan alone 40 to 50.
 --
 -- - Each stream's walk is a plain limit of p_walk ads. Whether one was cut is counted after the page is found: a
 --   stream holding more than p_walk ads above the page's last ad (every ad, when the page is not full) stopped
@@ -36,7 +37,7 @@ declare
           and (case when w.still_running then greatest(p_today, coalesce(w.last_seen, w.first_seen)) else w.last_seen end)
               - w.first_seen + 1 >= p_min_running_days
           -- The masks past the last are null: false, not null, when none holds, so that the lookup is not made.
-          and (v_no_masks
+          and (p_masks is null
                or coalesce((w.search_signature & v_mask1) = v_mask1 or (w.search_signature & v_mask2) = v_mask2
                            or (w.search_signature & v_mask3) = v_mask3 or (w.search_signature & v_mask4) = v_mask4
                            or (w.search_signature & v_mask5) = v_mask5 or (w.search_signature & v_mask6) = v_mask6
@@ -138,7 +139,6 @@ declare
                            and p_offer is null and p_hook_id is null and p_colour is null;
   -- The signature masks, read from the array once: a variable is a parameter of the kept plan, which the conditions
   -- read as it is.
-  v_no_masks boolean := p_masks is null;
   v_mask1 bit(256) := p_masks[1];
   v_mask2 bit(256) := p_masks[2];
   v_mask3 bit(256) := p_masks[3];
