@@ -46,6 +46,8 @@ const runningDays = (run: Run): number | null =>
 const DELAYS = [-40, -2, -1, 0, 1, 2, 5, 17, 30, 31, 32, 33, 63, 64, 127, 128, 255, 256, 511, 512, 1023, 1024, 1500];
 /** The asked days: each gets ads that ran exactly that long, one day less and one day more. */
 const THRESHOLDS = [1, 30, 61, 200];
+/** Where the ended ads' streams by days ran begin (private.ad_ran_bucket, 20261216000100). */
+const RAN_EDGES = [7, 14, 30, 45, 60, 90, 120, 180, 270, 365, 730];
 
 describeOnEngines('listing newest first by running days', (ctx) => {
   let people: Personas;
@@ -160,6 +162,18 @@ describeOnEngines('listing newest first by running days', (ctx) => {
     return runs;
   }
 
+  /**
+   * Ended ads that ran a day less than a stream of days ran begins, that day and a day more, last seen in the past
+   * and added at a delay after their first sighting, short or long.
+   */
+  function endedRuns(): Run[] {
+    return RAN_EDGES.flatMap((edge, i) => [edge - 1, edge, edge + 1].flatMap((ran) => [2, 45].map((delay) => {
+      const lastSeen = -1 - ((i * 7 + ran) % 23);
+      const firstSeen = lastSeen - (ran - 1);
+      return { added: firstSeen + delay, firstSeen, lastSeen, stillRunning: false };
+    })));
+  }
+
   beforeAll(async () => {
     await ctx.db.query('delete from public.ads');
     people = await newPersonas(ctx.db);
@@ -174,7 +188,7 @@ describeOnEngines('listing newest first by running days', (ctx) => {
       : i % 7 === 0 ? 'Wildprairie boots'
       : i % 2 === 0 ? 'Prairie boots for the trail'
       : undefined;
-    const runs: Run[] = edgeRuns(rows[0]!.latest).map((run, i) => ({ ...run, headline: headline(i) }));
+    const runs: Run[] = [...edgeRuns(rows[0]!.latest), ...endedRuns()].map((run, i) => ({ ...run, headline: headline(i) }));
     // A few on the other boards and a running ad of the library on tiktok.
     runs.push({ added: -10, firstSeen: -70, lastSeen: -1, stillRunning: false, board: 'black-friday' });
     runs.push({ added: -10, firstSeen: -70, lastSeen: 0, stillRunning: true, board: 'top-picks', platforms: ['tiktok'] });
@@ -190,6 +204,27 @@ describeOnEngines('listing newest first by running days', (ctx) => {
     );
     expect(rows.map((row) => row.lag)).toEqual([-1, -1, 0, 1, 31, 32, 32, 33, 33, 34, 36, 37, 37, null]);
   });
+
+  it('keys each ended ad by how long it ran', async () => {
+    const { rows } = await ctx.db.query<{ bucket: number | null }>(
+      `select private.ad_ran_bucket(date '2026-06-10', date '2026-06-10' + d - 1) as bucket
+         from unnest(array[-5, 0, 1, 6, 7, 13, 14, 29, 30, 44, 45, 59, 60, 89, 90, 119, 120, 179, 180, 269, 270, 364, 365,
+                           729, 730, 5000]) d
+        union all select private.ad_ran_bucket(null, current_date) union all select private.ad_ran_bucket(current_date, null)`,
+    );
+    expect(rows.map((row) => row.bucket)).toEqual([0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10,
+                                                   11, 11, null, null]);
+  });
+
+  it.each(RAN_EDGES.flatMap((days) => [days - 1, days, days + 1]))(
+    'lists the library ads that ran at least %i days newest first, the ended ones from their streams by days ran',
+    async (days) => {
+      const expected = newestFirst(library.filter((ad) => ad.board !== 'black-friday' && (runningDays(ad) ?? 0) >= days));
+      expect(expected.filter((ad) => !ad.stillRunning).length).toBeGreaterThan(0);
+      const { ads } = await listAll({ minRunningDays: days });
+      expect(ids(ads)).toEqual(ids(expected));
+    },
+  );
 
   it.each(THRESHOLDS.flatMap((days) => [days - 1, days, days + 1]).filter((days) => days >= 1))(
     'lists the library ads that ran at least %i days newest first, every one once across pages',

@@ -197,6 +197,7 @@ describeOnEngines('schema rules', (ctx) => {
     // (the admin).
     expect(grants.map((row) => row.object).sort()).toEqual([
       'ad_added_lag to authenticated',
+      'ad_ran_bucket to authenticated',
       'search_signature to authenticated',
     ]);
     const { rows: objects } = await ctx.db.query<{ statement: string }>(
