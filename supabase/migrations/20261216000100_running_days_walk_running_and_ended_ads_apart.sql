@@ -210,15 +210,16 @@ begin
     into v_ids, v_ats from (
     select s.id, s.created_at from (%s
       -- Running, first seen after X, yet run long enough by a last sighting after today in UTC (decision 0031's
-      -- UTC+14 rule): a few days of first sightings at most. The fence keeps the order's index out.
-      (select e.id, e.created_at from (select a.id, a.created_at from public.ads a
+      -- UTC+14 rule): a few days of first sightings at most, read in the index of the dates. The fence keeps the
+      -- order's index out, and whether the ad is running is checked above it: below it, the running ads' index by
+      -- first sighting, which holds no last sighting, would read every running ad of those days from the table.
+      (select e.id, e.created_at from (select a.id, a.created_at, a.still_running from public.ads a
         where a.first_seen > v_first_seen_by and a.first_seen <= v_latest - p_min_running_days + 1 and a.last_seen > p_today
-          and a.still_running
           and case p_board when 'library' then not a.is_black_friday when 'black-friday' then a.is_black_friday else a.is_top_picks end
           and a.last_seen - a.first_seen + 1 >= p_min_running_days
           and %s
         offset 0) e
-        where e.created_at >= v_since and (e.created_at, e.id) < (v_after_at, v_after_id)
+        where e.still_running and e.created_at >= v_since and (e.created_at, e.id) < (v_after_at, v_after_id)
         order by e.created_at desc, e.id desc limit 61)
     ) s
     order by s.created_at desc, s.id desc
