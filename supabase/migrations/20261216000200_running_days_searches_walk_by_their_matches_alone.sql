@@ -8,10 +8,10 @@
 -- asked days: the rule drops r (and the sample that measured it) and compares q^2 x ads with 200 x probed^2.
 --
 -- Measured on bench:db's database (1,000,000 ads), every search walked and every search read (obyect.running_balance
--- 0 and 10^9), newest first, anonymous, p50 of 10 calls: 'snowfall' (q^2 x ads 121) walked 15.0 ms and read 10.4 at
--- 60 days, 13.5 and 8.3 at 365; 'lumen' (361) walked 11.2 and read 87.7 at 60 days, 8.8 and 86.3 at 365. 200 lies
--- between them. With r, 'lumen' at 365 days (r 0.06) was read: 79 ms.
---
+-- 0 and 10^9), newest first, anonymous, p50 of 10 calls in psql: 'snowfall' (q^2 x ads 121) walked in 12.6 ms and
+-- was read in 12.2 at 60 days, 12.3 and 12.1 at 365; 'lumen' (361) walked in 9.7 and was read in 85.4 at 60 days,
+-- 8.0 and 83.1 at 365. 200 lies between them. With r, 'lumen' at 365 days (r 0.06) was read: 79 ms.
+
 -- list_ads is 20261214000100's but for the rule. See docs/decisions/0058.
 
 create or replace function public.list_ads(
