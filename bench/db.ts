@@ -52,6 +52,12 @@ interface Row {
   plan: PlanCheck | null;
 }
 
+/**
+ * The case every list_ads case is read against: the same machine's speed moves both alike, so a case's p50 over the
+ * first page's p50 in the same run compares across runs and machines where milliseconds do not.
+ */
+const REFERENCE_CASE = 'list_ads library, first page';
+
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -160,7 +166,9 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
 
     const depth = Math.floor(data.adCount / 2);
     const cases = buildCases(data, { depth, cursor: await deepCursor(conn, depth) }, await sortCursors(conn, data.adCount))
-      .filter((bench) => settings.cases.length === 0 || settings.cases.some((part) => bench.name.toLowerCase().includes(part)));
+      // The library's first page is always measured: every list_ads case is read against it too.
+      .filter((bench) => bench.name === REFERENCE_CASE || settings.cases.length === 0
+        || settings.cases.some((part) => bench.name.toLowerCase().includes(part)));
     const rows = await measureCases(conn, engine, data, cases);
     log(`  measured ${rows.length} case/caller pairs; ${seconds(performance.now() - started)} since opening; ${machineLoad()}`);
     signingCosts.push(await measureSigning(conn, engine, data.adCount));
@@ -273,8 +281,17 @@ function printPlans(rows: Row[]): void {
   }
 }
 
+/** A list_ads row's p50 over the library's first page's, for the same caller and engine (anonymous when the caller has none). */
+function timesFirstPage(row: Row, rows: Row[]): string {
+  if (row.bench.fn !== 'list_ads') return '-';
+  const reference = (caller: string) =>
+    rows.find((other) => other.bench.name === REFERENCE_CASE && other.engine === row.engine && other.caller === caller);
+  const first = reference(row.caller) ?? reference('anon');
+  return first ? `${(row.p50 / first.p50).toFixed(1)}x` : '-';
+}
+
 function printTable(rows: Row[]): void {
-  const header = ['case', 'as', 'engine', 'rows', 'runs', 'got', 'p50 ms', 'p95 ms', 'budget', 'result', 'plan'];
+  const header = ['case', 'as', 'engine', 'rows', 'runs', 'got', 'p50 ms', 'p95 ms', 'p50 / page 1', 'budget', 'result', 'plan'];
   const body = rows.map((row) => [
     row.bench.name,
     row.caller,
@@ -284,12 +301,13 @@ function printTable(rows: Row[]): void {
     String(row.returned),
     row.p50.toFixed(2),
     row.p95.toFixed(2),
+    timesFirstPage(row, rows),
     row.budget === null ? '-' : `<= ${row.budget}`,
     verdict(row),
     planVerdict(row.plan),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column]!.length)));
-  const numeric = new Set([3, 4, 5, 6, 7]);
+  const numeric = new Set([3, 4, 5, 6, 7, 8]);
   const line = (cells: string[]) =>
     cells.map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join(' | ');
   log(`\n${line(header)}`);
