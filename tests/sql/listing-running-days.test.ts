@@ -354,7 +354,7 @@ describeOnEngines('listing newest first by running days', (ctx) => {
   });
 
   // The index's function runs as whoever writes the row: the admin, through the API, uploads and edits ads with dates.
-  it('lets the admin add an ad with seen dates and move its first sighting as the API role', async () => {
+  it('lets the admin add an ad with seen dates, move its first sighting and end its run as the API role', async () => {
     const folder = `lag-${randomBytes(6).toString('hex')}`;
     await ctx.db.query(
       `insert into storage.objects (bucket_id, name) values ('ad-originals', $1), ('ad-images', $2), ('ad-images', $3), ('ad-images', $4)`,
@@ -370,6 +370,11 @@ describeOnEngines('listing newest first by running days', (ctx) => {
     expect(ids((await listAll({ minRunningDays: 60 })).ads)).toContain(inserted!.id);
     await queryAs(ctx.db, userActor(people.admin), `update public.ads set first_seen = (now() at time zone 'UTC')::date - 50 where id = $1`, [inserted!.id]);
     expect(ids((await listAll({ minRunningDays: 60 })).ads)).not.toContain(inserted!.id);
+    // Its run ends: the ad moves to the ended ads' index, whose key the admin's role computes too. 46 days ran.
+    await queryAs(ctx.db, userActor(people.admin),
+      `update public.ads set still_running = false, last_seen = (now() at time zone 'UTC')::date - 5 where id = $1`, [inserted!.id]);
+    expect(ids((await listAll({ minRunningDays: 46 })).ads)).toContain(inserted!.id);
+    expect(ids((await listAll({ minRunningDays: 47 })).ads)).not.toContain(inserted!.id);
     await ctx.db.query('delete from public.ads where id = $1', [inserted!.id]);
   });
 });
