@@ -50,6 +50,13 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** The clock Storage checks signed URLs against (tests move it). */
   clock?: () => number;
+  /**
+   * Run the daily Black Friday tagging at 00:05 UTC, as pg_cron does on hosted
+   * Supabase: `npm start` turns it on. Off for every other caller (tests,
+   * benchmarks): at 00:05 it would tag the ads a test inserted the evening
+   * before, under the test's feet.
+   */
+  dailyTagging?: boolean;
 }
 
 /** Resolves the settings, including the API keys derived from the JWT secret and the site URL. */
@@ -126,7 +133,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
       storage.drainDeletions().catch((error: unknown) => log(`Storage worker: ${(error as Error).message}`));
     }, 5_000);
     worker.unref();
-    const dailyTagging = startDailyTagging(db, log);
+    const dailyTagging = options.dailyTagging ? startDailyTagging(db, log) : null;
 
     return {
       url,
@@ -138,7 +145,7 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
       handler,
       async close() {
         clearInterval(worker);
-        dailyTagging.stop();
+        dailyTagging?.stop();
         await realtime.close();
         await stripe?.close();
         await functions.close();

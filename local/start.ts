@@ -12,7 +12,7 @@ if (await spaNeedsBuild(projectRoot)) {
   await buildSpa(projectRoot);
 }
 
-const stack = await startLocalStack({ log, precompressSpa: true });
+const stack = await startLocalStack({ log, precompressSpa: true, dailyTagging: true });
 const shutdown = async () => {
   await stack.close();
   process.exit(0);
