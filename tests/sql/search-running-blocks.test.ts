@@ -221,6 +221,42 @@ describeOnEngines('a rare search in the longest-running order, read a block of r
       expect(await words(null, null, false)).toEqual([]);
     });
 
+    it("a block's keys are read through the words of one level's blocks holding them and at most twice as many", async () => {
+      /** Which keys from `from - 600` to `to + 600` an ad of the stream with that key is found at by the range's cover. */
+      const covered = async (stream: '~s' | '~e', from: number, to: number, level: number) =>
+        (await ctx.db.query<{ key: number; found: boolean }>(
+          `select k as key, private.search_running_words(d.first_seen, d.last_seen, $1 = '~s')
+                              @@ private.search_running_cover($1, $2, $3, $4) as found
+             from generate_series($2 - 600, $3 + 600) k,
+                  lateral (select case when $1 = '~s' then date '1970-01-01' + k else date '2026-01-01' + k end as first_seen,
+                                  case when $1 = '~s' then null else date '2026-01-01' end as last_seen) d
+            order by k`,
+          [stream, from, to, level],
+        )).rows.filter((row) => row.found).map((row) => row.key);
+      const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+      // The ended ads that ran 371 to 483 days, cut from the 512-day block of 1 to 512 days: three 64-day blocks.
+      expect(await covered('~e', -482, -370, 9)).toEqual(range(-512, -321));
+      // Most of a 512-day block: the block itself.
+      expect(await covered('~s', 20037, 20479, 9)).toEqual(range(19968, 20479));
+      // The whole block, and one key.
+      expect(await covered('~e', -512, -1, 9)).toEqual(range(-512, -1));
+      expect(await covered('~e', -3, -3, 9)).toEqual([-3]);
+      expect(await covered('~s', 20100, 20100, 6)).toEqual([20100]);
+      // Ten keys across an 8-day boundary: two 8-day blocks, not the 64-day one.
+      expect(await covered('~s', 20005, 20014, 9)).toEqual(range(20000, 20015));
+      // A level narrower than the block's is never widened.
+      expect(await covered('~e', -40, -33, 3)).toEqual(range(-40, -33));
+      for (const [from, to, level] of [[-300, -250, 9], [20480, 20990, 9], [20481, 20482, 9], [-64, -1, 6], [7, 200, 9]] as const) {
+        const found = await covered(from > 0 ? '~s' : '~e', from, to, level);
+        expect(found).toEqual(expect.arrayContaining(range(from, to)));
+        expect(found.length).toBeLessThanOrEqual(2 * (to - from + 1));
+      }
+      const { rows } = await ctx.db.query<{ empty: string | null }>(`select private.search_running_cover('~e', 5, 4, 9)::text as empty`);
+      expect(rows[0]!.empty).toBeNull();
+      await expect(ctx.db.query(`select private.search_running_cover('~x', 1, 2, 9)`)).rejects.toThrow(/Unknown block stream/);
+      await expect(ctx.db.query(`select private.search_running_cover('~s', 1, 2, 4)`)).rejects.toThrow(/Unknown block stream/);
+    });
+
     it('are in the search document, and no typed search finds an ad by them', async () => {
       const ad = matches(WORDS.ended).find((row) => !row.running)!;
       const { rows } = await ctx.db.query<{ words: string[] }>(
