@@ -13,9 +13,28 @@
 -- although the setting names it (a transaction rolled back after one was let go, or the client let them all go)
 -- makes public.list_ads forget them all and make its page again. See docs/decisions/0061.
 
--- The command that runs a statement of list_ads with its values: `execute obyect_<md5 of the text>(...)`, the
--- statement prepared first if this session has not kept it. The values are list_ads' own ($1 to $21, $8 to $11
--- unused), written as literals: a prepared statement takes its values only so.
+-- The command that runs a statement with its values, `execute obyect_<md5>(values)`, the statement prepared first
+-- under that name (drawn from its parameters' types and its text) if this session has not kept it. A prepared
+-- statement takes its values only as literals: p_values is their list, each written by quote_nullable.
+create or replace function private.kept_statement(p_sql text, p_types text, p_values text)
+returns text
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_name text := 'obyect_' || md5(p_types || ';' || p_sql);
+begin
+  if strpos(coalesce(current_setting('obyect.kept_statements', true), ''), v_name) = 0 then
+    perform private.keep_statement(v_name, p_sql, p_types);
+  end if;
+  return 'execute ' || v_name || '(' || p_values || ')';
+end;
+$$;
+
+revoke execute on function private.kept_statement(text, text, text) from public;
+
+-- A statement of list_ads with list_ads' values ($1 to $21; $8 to $11 are unused).
 create or replace function private.list_ads_statement(
   p_sql text,
   p1 uuid, p2 uuid, p3 uuid, p4 uuid[], p5 timestamptz, p6 timestamptz, p7 uuid,
@@ -26,19 +45,14 @@ language plpgsql
 volatile
 set search_path = ''
 as $$
-declare
-  v_name text := 'obyect_' || md5(p_sql);
 begin
-  if strpos(coalesce(current_setting('obyect.kept_statements', true), ''), v_name) = 0 then
-    perform private.keep_statement(v_name, p_sql,
-      'uuid, uuid, uuid, uuid[], timestamptz, timestamptz, uuid, text, text, text, text, text[], text, text, uuid, int, date, tsquery, text, int, date');
-  end if;
-  return format('execute %I(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)', v_name,
-    quote_nullable(p1), quote_nullable(p2), quote_nullable(p3), quote_nullable(p4), quote_nullable(p5),
-    quote_nullable(p6), quote_nullable(p7), quote_nullable(p8), quote_nullable(p9), quote_nullable(p10),
-    quote_nullable(p11), quote_nullable(p12), quote_nullable(p13), quote_nullable(p14), quote_nullable(p15),
-    quote_nullable(p16), quote_nullable(p17), quote_nullable(p18), quote_nullable(p19), quote_nullable(p20),
-    quote_nullable(p21));
+  return private.kept_statement(p_sql,
+    'uuid, uuid, uuid, uuid[], timestamptz, timestamptz, uuid, text, text, text, text, text[], text, text, uuid, int, date, tsquery, text, int, date',
+    concat_ws(', ', quote_nullable(p1), quote_nullable(p2), quote_nullable(p3), quote_nullable(p4), quote_nullable(p5),
+              quote_nullable(p6), quote_nullable(p7), quote_nullable(p8), quote_nullable(p9), quote_nullable(p10),
+              quote_nullable(p11), quote_nullable(p12), quote_nullable(p13), quote_nullable(p14), quote_nullable(p15),
+              quote_nullable(p16), quote_nullable(p17), quote_nullable(p18), quote_nullable(p19), quote_nullable(p20),
+              quote_nullable(p21)));
 end;
 $$;
 
@@ -97,6 +111,165 @@ end;
 $$;
 
 revoke execute on function private.forget_kept_statements() from public;
+
+-- A rare search's reads of the newest ads a period at a time, as 20261209000100 made them but for their statements.
+create or replace function private.search_newest_by_periods(
+  p_walked text,
+  p_statement text,
+  p_depth int,
+  p_need int,
+  p_hits int,
+  p_brand_id uuid, p_category_id uuid, p_type_id uuid, p_tags uuid[], p_since timestamptz,
+  p_after_at timestamptz, p_after_id uuid,
+  p_platforms text[], p_format text, p_offer text, p_hook_id uuid, p_min_running_days int, p_today date,
+  p_tsquery tsquery, p_phrase text
+) returns uuid[]
+language plpgsql
+set search_path = ''
+as $$
+declare
+  -- A read expects at most c_fetch matches, and the page's rest with a quarter more when it needs fewer. Day words
+  -- span at most c_days days, month words c_months months, year words c_years years.
+  c_fetch constant int := 200;
+  c_margin constant double precision := 1.25;
+  c_days constant int := 31;
+  c_months constant int := 24;
+  c_years constant int := 64;
+  c_short_reads constant int := 40;
+  c_nil constant uuid := '00000000-0000-0000-0000-000000000000';
+  v_walked int;
+  v_first_at timestamptz;
+  v_at timestamptz;
+  v_id uuid;
+  v_in timestamptz;
+  v_oldest timestamptz := (select min(a.created_at) from public.ads a);
+  v_found uuid[] := '{}';
+  v_page uuid[];
+  v_hits bigint := p_hits;
+  v_seconds double precision;
+  v_rate double precision;
+  v_span double precision;
+  v_from timestamptz;
+  v_level text;
+  v_start timestamptz;
+  v_reads int := 0;
+  v_indexscan text := current_setting('enable_indexscan');
+  v_indexonlyscan text := current_setting('enable_indexonlyscan');
+  v_seqscan text := current_setting('enable_seqscan');
+begin
+  execute private.kept_statement(p_walked, 'uuid, uuid, uuid, uuid[], timestamptz, timestamptz, uuid, text, text, text, text, text[], text, text, uuid, int, date, tsquery, text',
+    concat_ws(', ', quote_nullable(p_brand_id), quote_nullable(p_category_id), quote_nullable(p_type_id), quote_nullable(p_tags), quote_nullable(p_since), quote_nullable(p_after_at), quote_nullable(p_after_id), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(p_platforms), quote_nullable(p_format), quote_nullable(p_offer), quote_nullable(p_hook_id), quote_nullable(p_min_running_days), quote_nullable(p_today), quote_nullable(p_tsquery), quote_nullable(p_phrase)))
+    into v_walked, v_first_at, v_at, v_id;
+  if v_walked < p_depth or p_need <= 0 then
+    return v_found;
+  end if;
+  v_seconds := greatest(extract(epoch from v_first_at - v_at), 1);
+  -- A period's matches are found in the search index and fetched alone: never by walking an ordered index.
+  perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true),
+          set_config('enable_seqscan', 'off', true);
+  while cardinality(v_found) < p_need and v_at >= v_oldest loop
+    -- The instant the read ends at: the position's own, or just below a period read before.
+    v_in := v_at - case when v_id = c_nil then interval '1 microsecond' else interval '0' end;
+    v_rate := greatest(v_hits, 1) / v_seconds;
+    -- How far back the read reaches: the time the page's rest takes at the rate measured, at most c_fetch matches'.
+    v_span := least((p_need - cardinality(v_found)) * c_margin, c_fetch) / v_rate;
+    v_from := least(case when v_reads >= c_short_reads or v_span >= extract(epoch from v_in - v_oldest) then v_oldest
+                         else v_in - make_interval(secs => v_span) end, v_in);
+    v_level := case
+      when (v_in at time zone 'UTC')::date - (v_from at time zone 'UTC')::date < c_days then 'day'
+      when (extract(year from v_in at time zone 'UTC') - extract(year from v_from at time zone 'UTC')) * 12
+           + extract(month from v_in at time zone 'UTC') - extract(month from v_from at time zone 'UTC') < c_months then 'month'
+      else 'year' end;
+    if v_level = 'year' then
+      v_from := greatest(v_from, date_trunc('year', v_in, 'UTC') - make_interval(years => c_years - 1));
+    end if;
+    v_start := date_trunc(v_level, v_from, 'UTC');
+    execute private.kept_statement(p_statement, 'uuid, uuid, uuid, uuid[], timestamptz, timestamptz, uuid, text, text, text, text, text[], text, text, uuid, int, date, tsquery, text, tsquery, timestamptz, uuid, int',
+      concat_ws(', ', quote_nullable(p_brand_id), quote_nullable(p_category_id), quote_nullable(p_type_id), quote_nullable(p_tags), quote_nullable(p_since), quote_nullable(p_after_at), quote_nullable(p_after_id), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(p_platforms), quote_nullable(p_format), quote_nullable(p_offer), quote_nullable(p_hook_id), quote_nullable(p_min_running_days), quote_nullable(p_today), quote_nullable(p_tsquery), quote_nullable(p_phrase), quote_nullable(private.search_periods_query(v_level, v_start, v_in)), quote_nullable(v_at), quote_nullable(v_id), quote_nullable(p_need - cardinality(v_found))))
+      into v_page;
+    v_found := v_found || v_page;
+    v_hits := v_hits + cardinality(v_page);
+    v_seconds := v_seconds + greatest(extract(epoch from v_at - v_start), 1);
+    -- Below the read: (t, id) < (its start, the least id) is t < its start.
+    v_at := v_start;
+    v_id := c_nil;
+    v_reads := v_reads + 1;
+  end loop;
+  perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true),
+          set_config('enable_seqscan', v_seqscan, true);
+  return v_found;
+end;
+$$;
+
+-- A rare search's reads of the longest-running order a block at a time, as 20261217000100 made them but for their
+-- statement.
+create or replace function private.search_running_blocks(
+  p_statement text,
+  p_rest text,
+  p_stream text,
+  p_first int,
+  p_after_id uuid,
+  p_last int,
+  p_need int,
+  p_brand_id uuid, p_category_id uuid, p_type_id uuid, p_tags uuid[], p_since timestamptz,
+  p_platforms text[], p_format text, p_offer text, p_hook_id uuid, p_min_running_days int, p_today date,
+  p_tsquery tsquery, p_phrase text,
+  out ids uuid[], out keys int[]
+)
+language plpgsql
+set search_path = ''
+as $$
+declare
+  c_cap constant int := 300;
+  c_nil constant uuid := '00000000-0000-0000-0000-000000000000';
+  v_key int := p_first;
+  v_id uuid := coalesce(p_after_id, c_nil);
+  v_level int := 9;
+  -- Per level (0, 3, 6, 9 at 1..4; 12, the rest of the stream, at 5), the last key of a block of that level that
+  -- held too many: not read again at that level until passed.
+  v_crowded int[] := array[null, null, null, null, null]::int[];
+  v_last int;
+  v_count int;
+  v_ids uuid[];
+  v_keys int[];
+  v_indexscan text := current_setting('enable_indexscan');
+  v_indexonlyscan text := current_setting('enable_indexonlyscan');
+  v_seqscan text := current_setting('enable_seqscan');
+begin
+  ids := '{}';
+  keys := '{}';
+  -- A block's matches are found in the search index and fetched alone: never by walking an ordered index.
+  perform set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true),
+          set_config('enable_seqscan', 'off', true);
+  while cardinality(ids) < p_need and v_key <= p_last loop
+    while v_level > 0 and v_crowded[v_level / 3 + 1] >= v_key loop
+      v_level := v_level - 3;
+    end loop;
+    v_last := case when v_level = 12 then p_last
+                   else least(((v_key >> v_level) << v_level) + (1 << v_level) - 1, p_last) end;
+    execute private.kept_statement(case when v_level = 12 then p_rest else p_statement end,
+      'uuid, uuid, uuid, uuid[], timestamptz, timestamptz, uuid, text, text, text, text, text[], text, text, uuid, int, date, tsquery, text, tsquery, int, int, uuid, int',
+      concat_ws(', ', quote_nullable(p_brand_id), quote_nullable(p_category_id), quote_nullable(p_type_id), quote_nullable(p_tags), quote_nullable(p_since), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(p_platforms), quote_nullable(p_format), quote_nullable(p_offer), quote_nullable(p_hook_id), quote_nullable(p_min_running_days), quote_nullable(p_today), quote_nullable(p_tsquery), quote_nullable(p_phrase), quote_nullable(case when v_level < 12 then private.search_running_cover(p_stream, v_key, v_last, v_level) end), quote_nullable(v_key), quote_nullable(v_last), quote_nullable(v_id), quote_nullable(case when v_level > 0 then c_cap + 1 end)))
+      into v_count, v_ids, v_keys;
+    if v_count > c_cap and v_level > 0 then
+      v_crowded[v_level / 3 + 1] := v_last;
+      v_level := v_level - 3;
+      continue;
+    end if;
+    ids := ids || v_ids[1:p_need - cardinality(ids)];
+    keys := keys || v_keys[1:p_need - cardinality(keys)];
+    v_key := v_last + 1;
+    v_id := c_nil;
+    if v_count * 8 <= c_cap and v_level < 12 then
+      v_level := v_level + 3;
+    elsif v_count * 2 > c_cap and v_level > 0 then
+      v_level := v_level - 3;
+    end if;
+  end loop;
+  perform set_config('enable_indexscan', v_indexscan, true), set_config('enable_indexonlyscan', v_indexonlyscan, true),
+          set_config('enable_seqscan', v_seqscan, true);
+end;
+$$;
 
 -- list_ads' page, as 20261216000200 made it but for its statements, each run through private.list_ads_statement.
 
