@@ -157,8 +157,9 @@ declare
   v_indexonlyscan text := current_setting('enable_indexonlyscan');
   v_seqscan text := current_setting('enable_seqscan');
 begin
-  execute private.kept_statement(p_walked, 'uuid, uuid, uuid, uuid[], timestamptz, timestamptz, uuid, text, text, text, text, text[], text, text, uuid, int, date, tsquery, text',
-    concat_ws(', ', quote_nullable(p_brand_id), quote_nullable(p_category_id), quote_nullable(p_type_id), quote_nullable(p_tags), quote_nullable(p_since), quote_nullable(p_after_at), quote_nullable(p_after_id), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(p_platforms), quote_nullable(p_format), quote_nullable(p_offer), quote_nullable(p_hook_id), quote_nullable(p_min_running_days), quote_nullable(p_today), quote_nullable(p_tsquery), quote_nullable(p_phrase)))
+  execute private.list_ads_statement(p_walked, p_brand_id, p_category_id, p_type_id, p_tags, p_since, p_after_at, p_after_id,
+                                     null, null, null, null, p_platforms, p_format, p_offer, p_hook_id, p_min_running_days, p_today,
+                                     p_tsquery, p_phrase)
     into v_walked, v_first_at, v_at, v_id;
   if v_walked < p_depth or p_need <= 0 then
     return v_found;
@@ -184,8 +185,17 @@ begin
       v_from := greatest(v_from, date_trunc('year', v_in, 'UTC') - make_interval(years => c_years - 1));
     end if;
     v_start := date_trunc(v_level, v_from, 'UTC');
-    execute private.kept_statement(p_statement, 'uuid, uuid, uuid, uuid[], timestamptz, timestamptz, uuid, text, text, text, text, text[], text, text, uuid, int, date, tsquery, text, tsquery, timestamptz, uuid, int',
-      concat_ws(', ', quote_nullable(p_brand_id), quote_nullable(p_category_id), quote_nullable(p_type_id), quote_nullable(p_tags), quote_nullable(p_since), quote_nullable(p_after_at), quote_nullable(p_after_id), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(p_platforms), quote_nullable(p_format), quote_nullable(p_offer), quote_nullable(p_hook_id), quote_nullable(p_min_running_days), quote_nullable(p_today), quote_nullable(p_tsquery), quote_nullable(p_phrase), quote_nullable(private.search_periods_query(v_level, v_start, v_in)), quote_nullable(v_at), quote_nullable(v_id), quote_nullable(p_need - cardinality(v_found))))
+    execute private.kept_statement(p_statement,
+      'uuid, uuid, uuid, uuid[], timestamptz, timestamptz, uuid, text, text, text, text, text[], text, text, uuid, int, date, '
+      || 'tsquery, text, tsquery, timestamptz, uuid, int',
+      concat_ws(', ', quote_nullable(p_brand_id), quote_nullable(p_category_id), quote_nullable(p_type_id),
+                quote_nullable(p_tags), quote_nullable(p_since), quote_nullable(p_after_at),
+                quote_nullable(p_after_id), quote_nullable(null), quote_nullable(null), quote_nullable(null),
+                quote_nullable(null), quote_nullable(p_platforms), quote_nullable(p_format), quote_nullable(p_offer),
+                quote_nullable(p_hook_id), quote_nullable(p_min_running_days), quote_nullable(p_today),
+                quote_nullable(p_tsquery), quote_nullable(p_phrase),
+                quote_nullable(private.search_periods_query(v_level, v_start, v_in)), quote_nullable(v_at),
+                quote_nullable(v_id), quote_nullable(p_need - cardinality(v_found))))
       into v_page;
     v_found := v_found || v_page;
     v_hits := v_hits + cardinality(v_page);
@@ -248,8 +258,17 @@ begin
     v_last := case when v_level = 12 then p_last
                    else least(((v_key >> v_level) << v_level) + (1 << v_level) - 1, p_last) end;
     execute private.kept_statement(case when v_level = 12 then p_rest else p_statement end,
-      'uuid, uuid, uuid, uuid[], timestamptz, timestamptz, uuid, text, text, text, text, text[], text, text, uuid, int, date, tsquery, text, tsquery, int, int, uuid, int',
-      concat_ws(', ', quote_nullable(p_brand_id), quote_nullable(p_category_id), quote_nullable(p_type_id), quote_nullable(p_tags), quote_nullable(p_since), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(p_platforms), quote_nullable(p_format), quote_nullable(p_offer), quote_nullable(p_hook_id), quote_nullable(p_min_running_days), quote_nullable(p_today), quote_nullable(p_tsquery), quote_nullable(p_phrase), quote_nullable(case when v_level < 12 then private.search_running_cover(p_stream, v_key, v_last, v_level) end), quote_nullable(v_key), quote_nullable(v_last), quote_nullable(v_id), quote_nullable(case when v_level > 0 then c_cap + 1 end)))
+      'uuid, uuid, uuid, uuid[], timestamptz, timestamptz, uuid, text, text, text, text, text[], text, text, uuid, int, date, '
+      || 'tsquery, text, tsquery, int, int, uuid, int',
+      concat_ws(', ', quote_nullable(p_brand_id), quote_nullable(p_category_id), quote_nullable(p_type_id),
+                quote_nullable(p_tags), quote_nullable(p_since), quote_nullable(null), quote_nullable(null),
+                quote_nullable(null), quote_nullable(null), quote_nullable(null), quote_nullable(null),
+                quote_nullable(p_platforms), quote_nullable(p_format), quote_nullable(p_offer),
+                quote_nullable(p_hook_id), quote_nullable(p_min_running_days), quote_nullable(p_today),
+                quote_nullable(p_tsquery), quote_nullable(p_phrase),
+                quote_nullable(case when v_level < 12 then private.search_running_cover(p_stream, v_key, v_last, v_level) end),
+                quote_nullable(v_key), quote_nullable(v_last), quote_nullable(v_id),
+                quote_nullable(case when v_level > 0 then c_cap + 1 end)))
       into v_count, v_ids, v_keys;
     if v_count > c_cap and v_level > 0 then
       v_crowded[v_level / 3 + 1] := v_last;
