@@ -32,11 +32,13 @@ export function budgetOf(fn: BenchFunction, engine: Engine): number | null {
   return null;
 }
 
-// Named arguments with untyped parameters, as PostgREST calls functions: the function's own types apply.
+// Named arguments with untyped parameters, as PostgREST calls functions: the function's own types apply. A function
+// that returns json is asked for its text, as the API asks (local/rest/rpc-sql.ts): the API sends those bytes on and
+// never parses them, so a call's time holds no JSON.parse in Node. The cases parse the last answer after timing.
 const LIST_ADS_SQL =
   'select public.list_ads(p_board => $1, p_brand_id => $2, p_category_id => $3, p_type_id => $4, p_tag_ids => $5,'
   + ' p_since => $6, p_search => $7, p_cursor => $8, p_platforms => $9, p_format => $10, p_offer => $11,'
-  + ' p_hook_id => $12, p_min_running_days => $13, p_still_running => $14, p_sort => $15, p_colour => $16) as page';
+  + ' p_hook_id => $12, p_min_running_days => $13, p_still_running => $14, p_sort => $15, p_colour => $16)::text as page';
 const ADMIN_SQL =
   'select * from public.get_ads_admin(p_limit => 50, p_offset => 0, p_search => $1, p_brand => $2,'
   + ' p_date_from => $3, p_date_to => $4, p_sort => $5)';
@@ -95,7 +97,16 @@ function listAdsParams(args: ListAdsArgs): unknown[] {
 
 export const listAdsCall = (args: ListAdsArgs) => ({ sql: LIST_ADS_SQL, params: listAdsParams(args) });
 
-const pageLength = (rows: Record<string, unknown>[]) => ((rows[0]?.page as { ads?: unknown[] } | undefined)?.ads ?? []).length;
+/** The JSON text a call returned in `column` (null when it returned none), parsed. */
+export const answerOf = <T>(rows: Record<string, unknown>[], column: string): T | null => {
+  const text = rows[0]?.[column];
+  return typeof text === 'string' ? (JSON.parse(text) as T) : null;
+};
+
+/** A list_ads answer: its ads and next cursor. */
+export const pageOf = (rows: Record<string, unknown>[]) => answerOf<{ ads?: unknown[]; next_cursor?: string | null }>(rows, 'page');
+
+const pageLength = (rows: Record<string, unknown>[]) => (pageOf(rows)?.ads ?? []).length;
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 const dayOf = (iso: string) => iso.slice(0, 10);
@@ -228,20 +239,20 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
       name: 'similar_ads',
       fn: 'similar_ads',
       callers: [anonymous, subscriber],
-      sql: 'select public.similar_ads($1::uuid) as ads',
+      sql: 'select public.similar_ads($1::uuid)::text as ads',
       params: (run) => [adAt(run)],
-      returned: (rows) => ((rows[0]?.ads as unknown[] | undefined) ?? []).length,
+      returned: (rows) => (answerOf<unknown[]>(rows, 'ads') ?? []).length,
     },
     {
       name: 'admin_near_duplicates',
       fn: 'admin_near_duplicates',
       callers: [admin],
-      sql: 'select public.admin_near_duplicates($1::bigint, $2::real[]) as ads',
+      sql: 'select public.admin_near_duplicates($1::bigint, $2::real[])::text as ads',
       params: (run) => {
         const print = data.sampleFingerprints[run % Math.max(1, data.sampleFingerprints.length)];
         return [print?.hash ?? '0', print?.histogram ?? new Array(16).fill(1 / 16)];
       },
-      returned: (rows) => ((rows[0]?.ads as unknown[] | undefined) ?? []).length,
+      returned: (rows) => (answerOf<unknown[]>(rows, 'ads') ?? []).length,
     },
     {
       // A write: each call stores a sample ad's fingerprint with its lowest bit flipped, and the next call for that ad
@@ -265,17 +276,17 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
       name: 'get_ad',
       fn: 'get_ad',
       callers: [anonymous, subscriber],
-      sql: 'select public.get_ad($1::uuid) as ad',
+      sql: 'select public.get_ad($1::uuid)::text as ad',
       params: (run) => [adAt(run)],
-      returned: (rows) => (rows[0]?.ad ? 1 : 0),
+      returned: (rows) => (answerOf<unknown>(rows, 'ad') ? 1 : 0),
     },
     {
       name: 'get_ad_neighbours',
       fn: 'get_ad_neighbours',
       callers: [subscriber],
-      sql: 'select public.get_ad_neighbours($1::uuid) as neighbours',
+      sql: 'select public.get_ad_neighbours($1::uuid)::text as neighbours',
       params: (run) => [adAt(run)],
-      returned: (rows) => Object.values((rows[0]?.neighbours as Record<string, unknown> | undefined) ?? {}).filter(Boolean).length,
+      returned: (rows) => Object.values(answerOf<Record<string, unknown>>(rows, 'neighbours') ?? {}).filter(Boolean).length,
     },
     adminPage('first page, newest', {}),
     adminPage('brand filter', { brandId: data.brand.id }),

@@ -19,7 +19,8 @@ export interface Timing {
 /**
  * One call as the actor, the way the API makes it: its own transaction with
  * the role and JWT claims set, committed. Only the call itself is timed
- * (client round trip, result transfer and parsing included).
+ * (client round trip and result transfer included). A case asks for a JSON
+ * answer as text, as the API does, so no JSON.parse is timed.
  */
 export async function callAs(
   conn: BenchConnection,
