@@ -2,7 +2,7 @@ import { cpus, loadavg } from 'node:os';
 import type { Engine } from '../local/db/database.ts';
 import { anon } from '../tests/support/acting.ts';
 import { BENCH_DATABASE_NAME, openPgliteBench, openPostgresBench, serverUrl, type BenchConnection } from './bench-database.ts';
-import { budgetOf, buildCases, listAdsCall, answerOf, pageOf, type BenchCase, type ListAdsArgs, type SortCursors } from './cases.ts';
+import { answerOf, budgetOf, buildCases, listAdsCall, pageOf, type BenchCase, type ListAdsArgs, type SortCursors } from './cases.ts';
 import { callAs, measure, percentile, type RunLimits } from './measure.ts';
 import { checkPlans, describeScans, disablePlanCapture, enablePlanCapture, renderPlan, type PlanCheck } from './plans.ts';
 import { machineDescription, writeResults, type Figure } from './results.ts';
