@@ -6,6 +6,7 @@ import type { Database } from '../../local/db/database.ts';
 import { DEMO_ACCOUNTS, seedDemoAccounts } from '../../local/seed/demo-accounts.ts';
 import { DEMO_BRANDS, DEMO_CATEGORIES, DEMO_HOOKS, DEMO_TAGS, DEMO_TYPES } from '../../local/seed/demo-catalog.ts';
 import { fingerprintWithSharp } from '../../local/media/fingerprint-with-sharp.ts';
+import { planDemoLibrary } from '../../local/seed/demo-plan.ts';
 import { seedDemo, type DemoSummary, type WriteObject } from '../../local/seed/seed-demo.ts';
 import { sniffVideoFormat } from '../../local/storage/upload-checks.ts';
 import { createStorageApi, type StorageApi } from '../../local/storage/storage-api.ts';
@@ -243,6 +244,29 @@ describeOnEngines('the demo library', (ctx) => {
       expect(row.colour_histogram.map(Number)).toEqual(expected.histogram);
       expect(row.dominant_colours).toEqual(expected.colours);
     }
+  });
+
+  it('stores each ad as its plan says: brand, category, type, size, date, boards, access and ordinary tags', async () => {
+    // demo-library-full-size.test checks the plan of the full 640-ad library; this is what makes that plan the seeded library.
+    const { rows } = await ctx.db.query<{ brand: string; category: string; type: string | null; width: number; height: number; created_at: string;
+                                           black_friday: boolean; top_pick: boolean; requires_subscription: boolean; tags: string[] }>(
+      `select b.name as brand, c.name as category, t.name as type, a.width, a.height, a.created_at, a.is_black_friday as black_friday,
+              a.is_top_picks as top_pick, a.requires_subscription,
+              array(select g.name from public.ad_tags x join public.tags g on g.id = x.tag_id
+                     where x.ad_id = a.id and g.system_key is null order by g.name) as tags
+         from public.ads a join public.brands b on b.id = a.brand_id join public.categories c on c.id = a.category_id
+         left join public.types t on t.id = a.type_id
+        order by a.created_at, a.id`,
+    );
+    const planned = planDemoLibrary(AD_COUNT, NOW)
+      .map((plan) => ({
+        brand: plan.brand.name, category: plan.brand.category, type: plan.type, width: plan.spec.width, height: plan.spec.height,
+        created_at: plan.createdAt.getTime(), black_friday: plan.blackFriday, top_pick: plan.topPick,
+        requires_subscription: plan.requiresSubscription, tags: [...new Set(plan.tags)].sort(),
+      }))
+      .sort((a, b) => a.created_at - b.created_at);
+    const stored = rows.map((row) => ({ ...row, created_at: Date.parse(row.created_at), tags: [...row.tags].sort() }));
+    expect(stored).toEqual(planned);
   });
 
   it('dates the newest ad on the day of seeding and none later', async () => {
