@@ -6,6 +6,9 @@ const ROBUSTNESS_TESTS = 'tests/local/robustness*.test.ts';
 export default defineConfig({
   test: {
     pool: 'forks',
+    // Two files at a time: vitest's default (cores minus one) is one on a 2-core machine, where much of a file's time is
+    // spent waiting on a database, a child process or a timer (docs/decisions/0063).
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ['default'],

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page, Response } from 'playwright-core';
 import sharp from 'sharp';
-import { expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DEMO_ACCOUNTS, seedDemoAccounts } from '../local/seed/demo-accounts.ts';
 import { muxWebm, vp8FrameOfWebp } from '../local/seed/webm-muxer.ts';
 import type { LocalStack } from '../local/stack.ts';
@@ -244,21 +244,22 @@ journey('a free account sees a locked video ad\'s blurred poster and its length,
   }
 });
 
-journey('on a touch screen a subscriber\'s video card plays while it is mostly in view, one card at a time', async ({ page, stack, library }) => {
-  // A phone: touch, no hover, a narrow screen (one column of cards).
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 5 });
-  await cdp.send('Emulation.setDeviceMetricsOverride', { width: 390, height: 844, deviceScaleFactor: 2, mobile: true });
-  await signIn(page, stack, SUBSCRIBER);
-  await page.goto('/');
-  expect(await page.evaluate(() => window.matchMedia('(hover: hover) and (pointer: fine)').matches)).toBe(false);
-  const playingCards = () => page.locator('[data-testid="card-video-box"][data-playing="true"]').count();
-  for (const id of library.videoAdIds) {
-    const card = page.locator(`[data-testid="ad-card"][data-ad-id="${id}"]`);
-    await card.waitFor({ state: 'attached' });
-    await card.evaluate((element) => element.scrollIntoView({ block: 'center' }));
-    await expect.poll(() => isPlaying(page, `[data-ad-id="${id}"] [data-testid="card-video"]`).catch(() => false), POLL).toBe(true);
-    expect(await page.locator('[data-testid="card-video"]').count()).toBe(1);
-    expect(await playingCards()).toBe(1);
-  }
+describe('on a phone', () => {
+  // Touch, no hover, a narrow screen (one column of cards), as the browser's own phone emulation gives them.
+  journey.override({ contextOptions: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } });
+
+  journey('on a touch screen a subscriber\'s video card plays while it is mostly in view, one card at a time', async ({ page, stack, library }) => {
+    await signIn(page, stack, SUBSCRIBER);
+    await page.goto('/');
+    expect(await page.evaluate(() => window.matchMedia('(hover: hover) and (pointer: fine)').matches)).toBe(false);
+    const playingCards = () => page.locator('[data-testid="card-video-box"][data-playing="true"]').count();
+    for (const id of library.videoAdIds) {
+      const card = page.locator(`[data-testid="ad-card"][data-ad-id="${id}"]`);
+      await card.waitFor({ state: 'attached' });
+      await card.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+      await expect.poll(() => isPlaying(page, `[data-ad-id="${id}"] [data-testid="card-video"]`).catch(() => false), POLL).toBe(true);
+      expect(await page.locator('[data-testid="card-video"]').count()).toBe(1);
+      expect(await playingCards()).toBe(1);
+    }
+  });
 });

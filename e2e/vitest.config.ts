@@ -1,6 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-/** The journeys: Debian's Chromium against the local stack, one file at a time. */
+/**
+ * The journeys: Debian's Chromium against the local stack, one file at a time.
+ * Two at a time took each file 1.7 to 2.2 times as long on two cores (both
+ * busy: a file's stack and its Chromium use about one each) and timed out
+ * journeys; see docs/decisions/0063.
+ */
 export default defineConfig({
   test: {
     name: 'e2e',

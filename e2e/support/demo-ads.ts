@@ -1,4 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import { fingerprintWithSharp } from '../../local/media/fingerprint-with-sharp.ts';
@@ -20,6 +22,62 @@ function creativeSvg(width: number, height: number, colour: string, caption: str
 async function thumbhashOf(image: Buffer): Promise<string> {
   const { data, info } = await sharp(image).resize(75, 100, { fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString('base64');
+}
+
+/** Where encoded creatives are kept between journey files and runs (the project's .tmp, which git ignores). */
+const CACHE_DIR = path.resolve(import.meta.dirname, '../../.tmp/e2e-creatives');
+
+interface EncodedCreative {
+  original: Buffer;
+  display480: Buffer;
+  display960: Buffer;
+  preview: Buffer;
+  thumbhash: string;
+  fingerprint: Awaited<ReturnType<typeof fingerprintWithSharp>>;
+}
+
+const FILES = ['original', 'display480', 'display960', 'preview'] as const;
+
+/** Every stored image of one creative, encoded as an upload leaves them. */
+async function encodeCreative(width: number, height: number, colour: string, caption: string): Promise<EncodedCreative> {
+  const source = await sharp(creativeSvg(width, height, colour, caption)).png().toBuffer();
+  const original = await sharp(source).jpeg({ quality: 80 }).toBuffer();
+  return {
+    original,
+    display480: await sharp(source).resize(480).webp().toBuffer(),
+    display960: await sharp(source).resize(960).webp().toBuffer(),
+    preview: await sharp(source).resize(32).blur(2).webp().toBuffer(),
+    thumbhash: await thumbhashOf(source),
+    fingerprint: await fingerprintWithSharp(original),
+  };
+}
+
+/**
+ * The creative of these values, encoded once for every journey file of every
+ * run: the same values always encode to the same bytes, and encoding is most
+ * of what seeding a file's library costs. Each kept creative is written to a
+ * folder of its own and renamed into place whole, so a reader never sees half.
+ */
+async function creative(width: number, height: number, colour: string, caption: string): Promise<EncodedCreative> {
+  const key = createHash('sha256')
+    .update(JSON.stringify([creativeSvg(width, height, colour, caption).toString(), sharp.versions.vips]))
+    .digest('hex')
+    .slice(0, 32);
+  const folder = path.join(CACHE_DIR, key);
+  try {
+    const meta = JSON.parse(await readFile(path.join(folder, 'meta.json'), 'utf8')) as Pick<EncodedCreative, 'thumbhash' | 'fingerprint'>;
+    const files = await Promise.all(FILES.map((name) => readFile(path.join(folder, name))));
+    return { ...meta, ...(Object.fromEntries(FILES.map((name, index) => [name, files[index]!])) as Record<(typeof FILES)[number], Buffer>) };
+  } catch {
+    const encoded = await encodeCreative(width, height, colour, caption);
+    const partial = `${folder}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    await mkdir(partial, { recursive: true });
+    await Promise.all(FILES.map((name) => writeFile(path.join(partial, name), encoded[name])));
+    await writeFile(path.join(partial, 'meta.json'), JSON.stringify({ thumbhash: encoded.thumbhash, fingerprint: encoded.fingerprint }));
+    // Another file may have kept the same creative meanwhile: either copy is the same.
+    await rename(partial, folder).catch(() => {});
+    return encoded;
+  }
 }
 
 export interface DemoAdsResult {
@@ -48,7 +106,7 @@ export async function insertDemoAds(stack: LocalStack, count: number, options: {
     const width = options.width ?? 1080;
     const height = Math.round(width * 1.25);
     const colour = options.colours?.[i % options.colours.length] ?? PALETTE[i % PALETTE.length]!;
-    const source = await sharp(creativeSvg(width, height, colour, `Demo ad ${i + 1}`)).png().toBuffer();
+    const encoded = await creative(width, height, colour, `Demo ad ${i + 1}`);
     const folder = randomBytes(16).toString('hex');
     const paths = {
       original: `${folder}/original.jpg`,
@@ -56,12 +114,11 @@ export async function insertDemoAds(stack: LocalStack, count: number, options: {
       display960: `${folder}/960.webp`,
       preview: `previews/${randomBytes(16).toString('hex')}.webp`,
     };
-    const original = await sharp(source).jpeg({ quality: 80 }).toBuffer();
-    const fingerprint = await fingerprintWithSharp(original);
-    await stack.storage.writeObject('ad-originals', paths.original, original, 'image/jpeg');
-    await stack.storage.writeObject('ad-images', paths.display480, await sharp(source).resize(480).webp().toBuffer(), 'image/webp');
-    await stack.storage.writeObject('ad-images', paths.display960, await sharp(source).resize(960).webp().toBuffer(), 'image/webp');
-    await stack.storage.writeObject('ad-images', paths.preview, await sharp(source).resize(32).blur(2).webp().toBuffer(), 'image/webp');
+    const fingerprint = encoded.fingerprint;
+    await stack.storage.writeObject('ad-originals', paths.original, encoded.original, 'image/jpeg');
+    await stack.storage.writeObject('ad-images', paths.display480, encoded.display480, 'image/webp');
+    await stack.storage.writeObject('ad-images', paths.display960, encoded.display960, 'image/webp');
+    await stack.storage.writeObject('ad-images', paths.preview, encoded.preview, 'image/webp');
     adIds.push(
       await one(
         `insert into public.ads (brand_id, category_id, type_id, created_at, requires_subscription,
@@ -70,7 +127,7 @@ export async function insertDemoAds(stack: LocalStack, count: number, options: {
          values ($1, $2, $3, now() - make_interval(mins => $4), true, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) returning id`,
         [
           brandId, categoryId, typeId, (options.minutesAgo ?? 0) + i, paths.original, paths.display480, paths.display960, paths.preview, width, height,
-          await thumbhashOf(source), fingerprint.hash, fingerprint.histogram, JSON.stringify(fingerprint.colours),
+          encoded.thumbhash, fingerprint.hash, fingerprint.histogram, JSON.stringify(fingerprint.colours),
         ],
       ),
     );
