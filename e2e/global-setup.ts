@@ -1,11 +1,8 @@
-import { access, constants, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { access, constants } from 'node:fs/promises';
 import type { TestProject } from 'vitest/node';
-import { migrate } from '../local/db/migrate.ts';
-import { openPglite } from '../local/db/pglite.ts';
 import { buildSpa, spaNeedsBuild } from '../local/spa-build.ts';
 import { projectRoot } from '../local/stack.ts';
+import { migratedPglite } from '../tests/support/migrated-pglite.ts';
 import { CHROMIUM_PATH } from './support/chromium.ts';
 
 declare module 'vitest' {
@@ -17,7 +14,8 @@ declare module 'vitest' {
 
 /**
  * Before any journey: Debian's Chromium is there, dist/ holds a build of the
- * current SPA sources, and the migrations have run once into a PGlite folder.
+ * current SPA sources, and a migrated PGlite folder is there (made once for
+ * each version of the migrations: tests/support/migrated-pglite.ts).
  */
 export default async function setup(project: TestProject) {
   await access(CHROMIUM_PATH, constants.X_OK).catch(() => {
@@ -27,16 +25,5 @@ export default async function setup(project: TestProject) {
     console.log('Building the SPA for the journeys…');
     await buildSpa(projectRoot);
   }
-  const templateRoot = await mkdtemp(path.join(os.tmpdir(), 'obyect-e2e-template-'));
-  const template = path.join(templateRoot, 'pglite');
-  const db = await openPglite({ dataDir: template });
-  try {
-    await migrate(db);
-  } finally {
-    await db.close();
-  }
-  project.provide('e2ePgliteTemplate', template);
-  return async () => {
-    await rm(templateRoot, { recursive: true, force: true });
-  };
+  project.provide('e2ePgliteTemplate', (await migratedPglite()).folder);
 }

@@ -1,10 +1,8 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { openPglite } from '../../local/db/pglite.ts';
 import { openPostgres } from '../../local/db/postgres.ts';
 import { migrate } from '../../local/db/migrate.ts';
 import { adminUrl, postgresTestUrl, templateName } from '../support/engines.ts';
+import { migratedPglite } from '../support/migrated-pglite.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,18 +12,13 @@ declare module 'vitest' {
 }
 
 /**
- * Migrates once per run: a PGlite data folder snapshot that every test file
- * loads, and a PostgreSQL template database that every test file copies.
+ * A PGlite snapshot that every test file loads (migrated once for each version
+ * of the migrations, kept between runs: tests/support/migrated-pglite.ts), and
+ * a PostgreSQL template database migrated once a run that every test file copies.
  * CI (CI=true) requires PostgreSQL; elsewhere its absence is reported.
  */
 export default async function setup(project: TestProject) {
-  const tmp = path.resolve('.tmp');
-  await mkdir(tmp, { recursive: true });
-  const snapshot = path.join(tmp, `pglite-snapshot-${process.pid}.tar`);
-  const pglite = await openPglite();
-  await migrate(pglite);
-  await writeFile(snapshot, Buffer.from(await (await pglite.pglite.dumpDataDir('none')).arrayBuffer()));
-  await pglite.close();
+  const { snapshot } = await migratedPglite();
   project.provide('pgliteSnapshot', snapshot);
 
   const template = templateName(process.pid);
@@ -39,7 +32,6 @@ export default async function setup(project: TestProject) {
     console.warn(`\n  PostgreSQL is not reachable at ${adminUrl()}: SQL tests run on PGlite only.\n`);
     project.provide('postgresTemplate', null);
     return async () => {
-      await rm(snapshot, { force: true });
       console.warn(`\n  SQL tests ran on PGlite only (no PostgreSQL at ${adminUrl()}).\n`);
     };
   }
@@ -54,7 +46,6 @@ export default async function setup(project: TestProject) {
   project.provide('postgresTemplate', template);
 
   return async () => {
-    await rm(snapshot, { force: true });
     const { rows } = await admin.query<{ datname: string }>(
       `select datname from pg_database where datname like $1 or datname = $2`,
       [`obyect_test_${process.pid}_%`, template],
