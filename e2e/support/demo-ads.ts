@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import { fingerprintWithSharp } from '../../local/media/fingerprint-with-sharp.ts';
 import type { LocalStack } from '../../local/stack.ts';
+import { keptFolder } from '../../tests/support/kept-folder.ts';
 
 const PALETTE = ['#e76f51', '#2a9d8f', '#264653', '#f4a261', '#8ab17d', '#6d597a', '#e9c46a', '#457b9d'];
 
@@ -23,9 +24,6 @@ async function thumbhashOf(image: Buffer): Promise<string> {
   const { data, info } = await sharp(image).resize(75, 100, { fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString('base64');
 }
-
-/** Where encoded creatives are kept between journey files and runs (the project's .tmp, which git ignores). */
-const CACHE_DIR = path.resolve(import.meta.dirname, '../../.tmp/e2e-creatives');
 
 interface EncodedCreative {
   original: Buffer;
@@ -54,30 +52,23 @@ async function encodeCreative(width: number, height: number, colour: string, cap
 
 /**
  * The creative of these values, encoded once for every journey file of every
- * run: the same values always encode to the same bytes, and encoding is most
- * of what seeding a file's library costs. Each kept creative is written to a
- * folder of its own and renamed into place whole, so a reader never sees half.
+ * run (kept in .tmp/e2e-creatives: tests/support/kept-folder.ts): the same
+ * values always encode to the same bytes, and encoding is most of what
+ * seeding a file's library costs.
  */
 async function creative(width: number, height: number, colour: string, caption: string): Promise<EncodedCreative> {
   const key = createHash('sha256')
     .update(JSON.stringify([creativeSvg(width, height, colour, caption).toString(), sharp.versions.vips]))
     .digest('hex')
     .slice(0, 32);
-  const folder = path.join(CACHE_DIR, key);
-  try {
-    const meta = JSON.parse(await readFile(path.join(folder, 'meta.json'), 'utf8')) as Pick<EncodedCreative, 'thumbhash' | 'fingerprint'>;
-    const files = await Promise.all(FILES.map((name) => readFile(path.join(folder, name))));
-    return { ...meta, ...(Object.fromEntries(FILES.map((name, index) => [name, files[index]!])) as Record<(typeof FILES)[number], Buffer>) };
-  } catch {
+  const folder = await keptFolder(path.join('e2e-creatives', key), async (partial) => {
     const encoded = await encodeCreative(width, height, colour, caption);
-    const partial = `${folder}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    await mkdir(partial, { recursive: true });
     await Promise.all(FILES.map((name) => writeFile(path.join(partial, name), encoded[name])));
     await writeFile(path.join(partial, 'meta.json'), JSON.stringify({ thumbhash: encoded.thumbhash, fingerprint: encoded.fingerprint }));
-    // Another file may have kept the same creative meanwhile: either copy is the same.
-    await rename(partial, folder).catch(() => {});
-    return encoded;
-  }
+  });
+  const meta = JSON.parse(await readFile(path.join(folder, 'meta.json'), 'utf8')) as Pick<EncodedCreative, 'thumbhash' | 'fingerprint'>;
+  const files = await Promise.all(FILES.map((name) => readFile(path.join(folder, name))));
+  return { ...meta, ...(Object.fromEntries(FILES.map((name, index) => [name, files[index]!])) as Record<(typeof FILES)[number], Buffer>) };
 }
 
 export interface DemoAdsResult {

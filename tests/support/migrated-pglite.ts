@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile, rename, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { migrate } from '../../local/db/migrate.ts';
 import { openPglite } from '../../local/db/pglite.ts';
+import { KEPT_ROOT, keptFolder } from './kept-folder.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const CACHE = path.join(root, '.tmp');
 const PREFIX = 'pglite-migrated-';
 
 /** Everything a migrated PGlite folder is made from: the engine's version, the database code, the bootstrap and the migrations. */
@@ -35,34 +35,21 @@ export interface MigratedPglite {
  * for each version of what it is made from and kept in .tmp between runs (a
  * fresh PGlite and its migration take 7 to 12 s on two cores). The unit tests
  * load its snapshot and every journey file's stack starts from a copy of its
- * folder. Made in a folder of its own and renamed into place whole, so a run
- * never sees half of one; older versions are removed.
+ * folder (tests/support/kept-folder.ts); older versions are removed.
  */
 export async function migratedPglite(): Promise<MigratedPglite> {
   const name = `${PREFIX}${await checksum()}`;
-  const target = path.join(CACHE, name);
-  const result = { folder: path.join(target, 'pglite'), snapshot: path.join(target, 'snapshot.tar') };
-  const complete = await stat(path.join(target, 'complete')).then(() => true, () => false);
-  if (complete) return result;
-
-  const partial = path.join(CACHE, `${name}.${process.pid}.${randomBytes(4).toString('hex')}`);
-  await mkdir(partial, { recursive: true });
-  try {
-    const db = await openPglite({ dataDir: path.join(partial, 'pglite') });
+  const target = await keptFolder(name, async (folder) => {
+    const db = await openPglite({ dataDir: path.join(folder, 'pglite') });
     try {
       await migrate(db);
-      await writeFile(path.join(partial, 'snapshot.tar'), Buffer.from(await (await db.pglite.dumpDataDir('none')).arrayBuffer()));
+      await writeFile(path.join(folder, 'snapshot.tar'), Buffer.from(await (await db.pglite.dumpDataDir('none')).arrayBuffer()));
     } finally {
       await db.close();
     }
-    await writeFile(path.join(partial, 'complete'), '');
-    // Another run may have made the same one meanwhile: either is the same database.
-    await rename(partial, target).catch(() => {});
-  } finally {
-    await rm(partial, { recursive: true, force: true });
+  });
+  for (const entry of await readdir(KEPT_ROOT)) {
+    if (entry.startsWith(PREFIX) && entry !== name && !entry.includes('.')) await rm(path.join(KEPT_ROOT, entry), { recursive: true, force: true });
   }
-  for (const entry of await readdir(CACHE)) {
-    if (entry.startsWith(PREFIX) && entry !== name && !entry.includes('.')) await rm(path.join(CACHE, entry), { recursive: true, force: true });
-  }
-  return result;
+  return { folder: path.join(target, 'pglite'), snapshot: path.join(target, 'snapshot.tar') };
 }
