@@ -228,7 +228,7 @@ const fixed = (value: number | null, digits = 1) => (value === null ? 'n/a' : va
  * One request, its status checked: a case that cannot answer is a failure to
  * run, not a figure. A server error is retried twice (and printed): on PGlite,
  * pgcrypto's hmac(), which signs the image links, now and then fails with
- * 'Cipher cannot be initialized' (see 20261101002300_cursor_hmac_core_sha256.sql);
+ * 'Cipher cannot be initialized' (see private.hmac_sha256 in supabase/schemas/00_foundation.sql);
  * under load such answers count as the case's errors.
  */
 async function probe(url: string, bench: HttpCase, headers: Record<string, string>): Promise<unknown> {

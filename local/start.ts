@@ -1,6 +1,7 @@
 import { buildSpa, spaNeedsBuild } from './spa-build.ts';
 import { DEMO_ACCOUNTS, seedDemoAccounts } from './seed/demo-accounts.ts';
 import { seedDemo } from './seed/seed-demo.ts';
+import { MigrationHistoryError } from './db/migrate.ts';
 import { projectRoot, startLocalStack } from './stack.ts';
 
 /** `npm start`: the whole product on one port, with demo content on first start. */
@@ -12,7 +13,12 @@ if (await spaNeedsBuild(projectRoot)) {
   await buildSpa(projectRoot);
 }
 
-const stack = await startLocalStack({ log, precompressSpa: true, dailyTagging: true });
+const stack = await startLocalStack({ log, precompressSpa: true, dailyTagging: true }).catch((error: unknown) => {
+  // A database the migrations cannot continue (one made before they were squashed): say what to do, not a stack trace.
+  if (!(error instanceof MigrationHistoryError)) throw error;
+  console.error(`\n${error.message}\n(database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : `PGlite in ${process.env.DATA_DIR ?? '.data'}`})`);
+  process.exit(1);
+});
 const shutdown = async () => {
   await stack.close();
   process.exit(0);

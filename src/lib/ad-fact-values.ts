@@ -1,5 +1,5 @@
 /**
- * The values and limits of an ad's facts (supabase/migrations/20261129000100_ad_facts.sql),
+ * The values and limits of an ad's facts (supabase/schemas/40_ads.sql),
  * without zod: the library's filters and cards read them on its first load; the
  * schemas built from them are in ad-facts.ts.
  */

@@ -16,7 +16,7 @@ export { isCalendarDate, latestToday, runningDays } from './calendar-days.ts';
 export * from './ad-fact-values.ts';
 
 /**
- * The facts' zod schemas (supabase/migrations/20261129000100_ad_facts.sql): the
+ * The facts' zod schemas (supabase/schemas/40_ads.sql): the
  * same lists and limits as the table's checks, which tests/sql/ad-facts-zod.test.ts
  * holds the two to. The lists themselves are in ad-fact-values.ts, without zod,
  * for the library's filters.
@@ -102,7 +102,7 @@ export const adFactsSchema = z.object({
   language: z.nullable(z.string()),
   country: z.nullable(z.string()),
   /**
-   * The words printed in the image (migration 20261130000200): given only when the caller sees the ad clear,
+   * The words printed in the image (private.ads_json, supabase/schemas/60_listing.sql): given only when the caller sees the ad clear,
    * null when it is locked or not read yet. Optional: an answer from before it still parses.
    */
   image_text: z.optional(z.nullable(z.string())),

@@ -34,7 +34,7 @@ export const adSchema = z.object({
   display_480_url: z.nullable(z.string()),
   display_960_url: z.nullable(z.string()),
   /**
-   * The facts every card shows (migration 20261129000200): where the ad ran and
+   * The facts every card shows (private.ad_card, supabase/schemas/40_ads.sql): where the ad ran and
    * when it was seen. Optional: an answer from before them still parses. A platform
    * this build has no name for is kept, and the card leaves it out.
    */
@@ -43,7 +43,7 @@ export const adSchema = z.object({
   last_seen: z.optional(z.nullable(seenDay)),
   still_running: z.optional(z.boolean()),
   /**
-   * A video ad (migration 20261201000500): its length on every card, locked or
+   * A video ad (supabase/schemas/40_ads.sql): its length on every card, locked or
    * clear (the duration badge), and a signed link to the video, in the display
    * links' window, only when the caller sees it clear. Absent on image ads.
    */

@@ -234,7 +234,7 @@ describeOnEngines('ad facts', (ctx) => {
         first_seen: isoDay(-93), last_seen: isoDay(0), still_running: false, running_days: 94,
         landing_url: 'https://glow.example.com/serum', primary_text: 'Our best serum.', headline: 'Glow in 7 days',
         call_to_action: 'shop_now', offer: 'discount', hook_id: hook.id, hook_name: 'Social proof', language: 'en', country: 'US',
-        // Not read yet (20261130000200 gives it only to a caller who sees the ad clear).
+        // Not read yet (private.ads_json gives it only to a caller who sees the ad clear).
         image_text: null,
       };
       const subscriberView = await factsOf(userActor(people.subscriber), adId);

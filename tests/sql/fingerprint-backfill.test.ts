@@ -3,7 +3,7 @@ import { anon, expectPgError, queryAs, userActor, type Actor } from '../support/
 import { describeOnEngines } from '../support/engines.ts';
 import { newAds, newBrand, newCategory, newPersonas, type Personas, type TestAd } from '../support/factories.ts';
 
-/** The admin's fingerprint backfill (20261201000600_fingerprint_backfill.sql): its worklist and its batched store. */
+/** The admin's fingerprint backfill: its worklist and its batched store. */
 
 interface Worklist {
   ads: Array<{ id: string; created_at: string; display_960_url: string }>;

@@ -5,7 +5,7 @@ import { describeOnEngines } from '../support/engines.ts';
 import { newAds, newBrand, newCategory, newPersonas, type Personas } from '../support/factories.ts';
 
 /**
- * list_ads prepares each statement it builds once a session and runs it by name (20261218000100): the statements a
+ * list_ads prepares each statement it builds once a session and runs it by name: the statements a
  * session keeps are named in the setting obyect.kept_statements, 64 at most. Each test runs in one transaction on one
  * connection, which is one session, as the API's connections are.
  */

@@ -7,7 +7,7 @@ import { newBrand, newCategory, newHook, newPersonas, newTag, type Personas } fr
 import type { ListedAd } from '../support/listed-ad.ts';
 import { planOf } from '../support/query-plan.ts';
 
-/** list_ads' filters by the ads' facts, its orders and its search of the ads' words (20261130000200). */
+/** list_ads' filters by the ads' facts, its orders and its search of the ads' words. */
 
 interface AdPage {
   ads: ListedAd[];
@@ -301,7 +301,7 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
       expect(ids((await listAll('subscriber', { sort: 'longest_running', brandId })).ads)).toEqual(ids(longest(library.filter(ofBrand))));
       expect(ids((await listAll('subscriber', { sort: 'recently_seen', brandId })).ads)).toEqual(ids(recent(library.filter(ofBrand))));
       // Each stream's statement, as list_ads writes it with a brand: with sequential scans, bitmaps and sorts off, the
-      // planner can still answer it in order, and picks the stream's brand-first index (20261208000300).
+      // planner can still answer it in order, and picks the stream's brand-first index.
       const streams: [string, string][] = [
         ['a.still_running order by a.first_seen, a.id', 'ads_brand_running_since'],
         ['not a.still_running and a.last_seen is not null order by (a.first_seen - a.last_seen), a.id', 'ads_brand_ran_for'],
@@ -319,7 +319,7 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
     it("checks every filter but the search and tags in the dated orders' stream indexes, without reading the ads", async () => {
       // Each stream's statement with every filter of the facts, board, category, type and since, as list_ads writes
       // them: on a vacuumed table, with sequential scans, bitmaps and sorts off, the planner answers it from the
-      // stream's index alone (20261210000100).
+      // stream's index alone.
       await ctx.db.query('vacuum (analyze) public.ads');
       const filters = `a.is_top_picks and not a.is_black_friday and a.category_id = '${categoryId}'`
         + ` and a.type_id is not distinct from null::uuid and a.created_at >= now() - interval '30 days'`

@@ -7,7 +7,7 @@ import { newBrand, newCategory, newPersonas, systemTagId, type Personas } from '
 import type { ListedAd } from '../support/listed-ad.ts';
 
 /**
- * The running-days filter in the newest order (20261130000600): list_ads reads it per delay between an ad's first
+ * The running-days filter in the newest order: list_ads reads it per delay between an ad's first
  * sighting and its addition, each from where that delay's ads can first have run long enough. The ads here sit on
  * those bounds, one day inside and one day outside, for every delay, running and ended. From 10:00 UTC the latest
  * day begun on Earth is tomorrow, and the ads last seen then are read by the stream of later first sightings.
@@ -46,7 +46,7 @@ const runningDays = (run: Run): number | null =>
 const DELAYS = [-40, -2, -1, 0, 1, 2, 5, 17, 30, 31, 32, 33, 63, 64, 127, 128, 255, 256, 511, 512, 1023, 1024, 1500];
 /** The asked days: each gets ads that ran exactly that long, one day less and one day more. */
 const THRESHOLDS = [1, 30, 61, 200];
-/** Where the ended ads' streams by days ran begin (private.ad_ran_bucket, 20261216000100). */
+/** Where the ended ads' streams by days ran begin (private.ad_ran_bucket). */
 const RAN_EDGES = [7, 14, 30, 45, 60, 90, 120, 180, 270, 365, 730];
 
 describeOnEngines('listing newest first by running days', (ctx) => {
@@ -254,7 +254,7 @@ describeOnEngines('listing newest first by running days', (ctx) => {
     expect(ids((await listAll({ minRunningDays: 61, platforms: ['tiktok'] })).ads)).toEqual(ids(tiktok));
   });
 
-  // 20261213000100: a search with the running days walks the same streams, unless the probe finds it rare, when its
+  // A search with the running days walks the same streams, unless the probe finds it rare, when its
   // matches are read whole. Both give the same pages; obyect.running_balance makes each call take one of them.
   // A search matches its words (the last as a word's beginning) or its text anywhere.
   interface Search {

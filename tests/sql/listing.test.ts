@@ -37,7 +37,7 @@ const adKeys = [
   'id', 'brand_id', 'brand_name', 'brand_logo_path', 'category_id', 'category_name', 'type_id', 'type_name', 'tag_names',
   'created_at', 'requires_subscription', 'is_black_friday', 'is_top_picks', 'width', 'height', 'thumbhash', 'preview_path',
   'is_clear', 'preview_url', 'display_480_url', 'display_960_url',
-  // The facts every card shows (20261129000200_card_facts.sql): no running days, the SPA counts them.
+  // The facts every card shows (private.ad_card): no running days, the SPA counts them.
   'platforms', 'first_seen', 'last_seen', 'still_running',
 ].sort();
 const isoMicros = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, it } from 'vitest';
-import { bootstrapDir, loadMigrations, migrate, migrationsDir } from '../../local/db/migrate.ts';
+import { describe, expect, it } from 'vitest';
+import { bootstrapDir, historyProblem, loadMigrations, migrate, MigrationHistoryError, migrationsDir, repairSquashedHistory } from '../../local/db/migrate.ts';
+import { SQUASHED_INTO, SQUASHED_VERSIONS } from '../../local/db/squashed-migrations.ts';
+import { migrationVersion } from '../../scripts/new-migration.ts';
 import { describeOnEngines } from '../support/engines.ts';
 
 interface RecordedMigration {
@@ -26,6 +28,37 @@ it('names every migration file <14-digit version>_<snake_case>.sql, with unique 
   expect(files.filter((file) => !file.endsWith('.sql') && file !== 'README.md')).toEqual([]);
   const versions = sqlFiles.map((file) => file.slice(0, 14));
   expect(new Set(versions).size).toBe(versions.length);
+});
+
+it('dates no migration after the time it runs: a later-dated file would sort after every migration written today', async () => {
+  const now = migrationVersion(new Date());
+  const versions = (await readdir(migrationsDir)).filter((file) => file.endsWith('.sql')).map((file) => file.slice(0, 14));
+  expect(versions.filter((version) => version > now)).toEqual([]);
+});
+
+describe('the history a database may continue from', () => {
+  const files = (...versions: string[]) => versions.map((version) => ({ version, name: `${version}_change`, sql: '', checksum: '' }));
+
+  it('continues one whose migrations are all in the folder, in order', () => {
+    expect(historyProblem(['00000000000000_bootstrap_00_roles', '20270101000000'], files('20270101000000', '20270102000000'))).toBeNull();
+  });
+
+  it("refuses a pending migration older than the newest applied one, with the words of Supabase's CLI", () => {
+    const problem = historyProblem(['20270101000000', '20270103000000'], files('20270101000000', '20270102000000', '20270103000000'));
+    expect(problem).toMatch(/^Found local migration files to be inserted before the last migration on remote database\.\n  supabase\/migrations\/20270102000000_change\.sql\n/);
+    expect(problem).toContain('npm run db:new-migration');
+  });
+
+  it('refuses versions the folder lacks', () => {
+    expect(historyProblem(['20270101000000', '20270105000000'], files('20270101000000'))).toMatch(/^Remote migration versions not found in local migrations directory: 20270105000000\./);
+  });
+
+  it('tells the developer of a database made before the squash to start afresh or repair it', () => {
+    const problem = historyProblem(SQUASHED_VERSIONS.slice(0, 12), files(SQUASHED_INTO));
+    expect(problem).toContain(`This database was made by 12 migration(s) that have since been squashed into ${SQUASHED_INTO}_baseline.sql`);
+    expect(problem).toContain('delete its database (the .data folder');
+    expect(problem).toContain('npm run db:migrate -- repair');
+  });
 });
 
 describeOnEngines('migrations', (ctx) => {
@@ -91,6 +124,40 @@ describeOnEngines('migrations', (ctx) => {
       ]);
     }
     expect((await migrate(ctx.db)).applied).toEqual([]);
+  });
+
+  it('stops at a database made before the squash, applying nothing, and repairs one that holds every squashed migration', async () => {
+    const before = await recorded(ctx.db);
+    const baseline = before.find((row) => row.version === SQUASHED_INTO)!;
+    await ctx.db.query('delete from supabase_migrations.schema_migrations where version = $1', [SQUASHED_INTO]);
+    for (const version of SQUASHED_VERSIONS) {
+      await ctx.db.query(`insert into supabase_migrations.schema_migrations (version, name, checksum) values ($1, $1 || '_squashed', 'old')`, [version]);
+    }
+    const partial = SQUASHED_VERSIONS.at(-1)!;
+    await ctx.db.query('delete from supabase_migrations.schema_migrations where version = $1', [partial]);
+    try {
+      await expect(migrate(ctx.db)).rejects.toThrow(MigrationHistoryError);
+      await expect(migrate(ctx.db)).rejects.toThrow(/squashed into/);
+      // Nothing was applied over it: the baseline is still not recorded.
+      expect((await recorded(ctx.db)).map((row) => row.version)).not.toContain(SQUASHED_INTO);
+      // One squashed migration short of the baseline's state: repair refuses.
+      await expect(repairSquashedHistory(ctx.db)).rejects.toThrow(`holds ${SQUASHED_VERSIONS.length - 1} of the ${SQUASHED_VERSIONS.length} squashed migrations`);
+      await ctx.db.query(`insert into supabase_migrations.schema_migrations (version, name, checksum) values ($1, $1 || '_squashed', 'old')`, [partial]);
+      expect(await repairSquashedHistory(ctx.db)).toBe(`Recorded ${baseline.name} in place of the ${SQUASHED_VERSIONS.length} squashed migrations.`);
+      const repaired = await recorded(ctx.db);
+      expect(repaired.map(({ version, name, checksum }) => ({ version, name, checksum }))).toEqual(
+        before.map(({ version, name, checksum }) => ({ version, name, checksum })),
+      );
+      expect((await migrate(ctx.db)).applied).toEqual([]);
+    } finally {
+      await ctx.db.query('delete from supabase_migrations.schema_migrations where version = any($1::text[])', [[...SQUASHED_VERSIONS]]);
+      await ctx.db.query('insert into supabase_migrations.schema_migrations (version, name, checksum, applied_at) values ($1, $2, $3, $4) on conflict (version) do nothing', [
+        baseline.version,
+        baseline.name,
+        baseline.checksum,
+        baseline.applied_at,
+      ]);
+    }
   });
 
   it('refuses a changed migration even when it is not the first one', async () => {

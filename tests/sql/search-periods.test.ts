@@ -8,8 +8,8 @@ import type { ListedAd } from '../support/listed-ad.ts';
 
 /**
  * A search that does not fill its page within its walk of the newest ads reads the rest a day, a month or a year of
- * additions at a time through the search index, below the walk's last ad (20261202000100); a search of whole words
- * walks 300 ads, or 3,000 when it meets its words often enough in the first 300 (20261203000100). Here 3,100 ads
+ * additions at a time through the search index, below the walk's last ad; a search of whole words
+ * walks 300 ads, or 3,000 when it meets its words often enough in the first 300. Here 3,100 ads
  * added one a minute make the walk; below it, matches sit on every period's edges (the first and the last instant of
  * a UTC day, month and year), in a tie of one instant, across years and pages. The words differ in how often the
  * walk meets them, which sets how deep it walks and the period the reads start with.
@@ -266,7 +266,7 @@ describeOnEngines('a rare search read a period of additions at a time', (ctx) =>
   });
 
   describe('the text anywhere through the lexicon', () => {
-    // One word of ASCII letters is read through the lexicon's words that hold it (20261208000100); these texts put
+    // One word of ASCII letters is read through the lexicon's words that hold it; these texts put
     // it inside other words, next to digits, accents and punctuation, in the walk and below it. The answer must be
     // the ads whose search text holds it, as the trigrams read them.
     const HOLDERS = ['Glowberry sale', 'MEGAGLOWBERRYS', '12E5GLOWBERRY', 'caféglowberry drops', 'shop.glowberry.com',

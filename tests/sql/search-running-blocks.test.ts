@@ -9,7 +9,7 @@ import type { ListedAd } from '../support/listed-ad.ts';
 /**
  * A rare search in the longest-running order reads each stream, running ads by first sighting and ended ones by the
  * days between first and last sighting, a block of 512, 64, 8 or 1 days at a time through the search index
- * (20261206000100). Here the 3,000 newest ads hold none of the searched words, so every search below is rare; its
+ * (private.search_running_blocks). Here the 3,000 newest ads hold none of the searched words, so every search below is rare; its
  * matches sit on the blocks' edges, tie across the two streams, crowd one block with more than a block may hold
  * (330 ads ended after 10 to 17 days), and some have no dates. Every answer is compared, page by page, with the
  * order worked out here from the dates alone.

@@ -8,7 +8,7 @@ import { planOf } from '../support/query-plan.ts';
 
 /**
  * Each ad keeps a search signature, two bits of 256 for every word of its search document
- * (20261211000200_search_signatures.sql). A search found often among the newest ads walks the longest-running and
+ * (private.search_signature). A search found often among the newest ads walks the longest-running and
  * recently-seen orders checking the signature in the streams' indexes, and reads from the table only the ads whose
  * signature holds one of its words, to check the words themselves. Here a word is in half of 400 ads, as a word of
  * the headline and inside a longer word of the image text, so the search is common and walks; the running and ended
@@ -268,7 +268,7 @@ describeOnEngines('search signatures: a common search in the dated orders checks
   });
 
   describe('with filters', () => {
-    // The walk reads the filters' streams, which hold the signature too (20261212000100), and checks the filters
+    // The walk reads the filters' streams, which hold the signature too, and checks the filters
     // there after its limit. 160 of the 400 ads match on TikTok, 82 of them ran at least 22 days.
     const onTiktok = (ad: Dated) => ad.match && ad.tiktok;
     const longEnough = (ad: Dated) => onTiktok(ad) && (ranFor(ad) ?? 0) >= 22;

@@ -7,7 +7,7 @@ import type { ListedAd } from '../support/listed-ad.ts';
 import { planOf } from '../support/query-plan.ts';
 
 /**
- * Visual fingerprints (20261201000100..300): what the database derives from a written fingerprint, the near-duplicate
+ * Visual fingerprints (supabase/schemas/50_media.sql): what the database derives from a written fingerprint, the near-duplicate
  * lookups, "more like this" and the colour filter, for every kind of caller.
  */
 
