@@ -3,6 +3,7 @@ import { FunctionsClient } from '@supabase/functions-js';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import type { RealtimeChannel, RealtimeClient } from '@supabase/realtime-js';
 import type { FileObject, StorageClient } from '@supabase/storage-js';
+import type { Database } from './database.types.ts';
 import { env } from './env.ts';
 
 /**
@@ -42,7 +43,8 @@ const fetchWithAuth: typeof fetch = async (input, init) => {
   return fetch(input, { ...init, headers });
 };
 
-const rest = new PostgrestClient(`${url}/rest/v1`, { fetch: fetchWithAuth });
+// Typed by the database's own catalog (npm run db:types): every table, column, rpc and argument is checked by tsc.
+const rest = new PostgrestClient<Database>(`${url}/rest/v1`, { fetch: fetchWithAuth });
 const functions = new FunctionsClient(`${url}/functions/v1`, { customFetch: fetchWithAuth });
 
 let storageClient: Promise<StorageClient> | null = null;

@@ -16,10 +16,11 @@ export interface VisualFingerprint {
   colours: DominantColour[];
 }
 
-export interface DominantColour {
+// A type, not an interface: it is sent as JSON (admin_set_fingerprints), and only a type alias fits Json.
+export type DominantColour = {
   hex: string;
   share: number;
-}
+};
 
 export const HISTOGRAM_BINS = 16;
 export const DOMINANT_COLOURS_MAX = 5;

@@ -32,7 +32,9 @@ export interface BackfillServices<Value> {
 }
 
 /** A page of a worklist function (admin_ads_without_image_text, admin_ads_without_fingerprint): they share their arguments and answer. */
-export async function listWorklistPage(rpc: string, after: BackfillCursor | null, limit: number): Promise<BackfillPage> {
+export async function listWorklistPage(
+  rpc: 'admin_ads_without_image_text' | 'admin_ads_without_fingerprint',
+  after: BackfillCursor | null, limit: number): Promise<BackfillPage> {
   const { data, error } = await supabase.rpc(rpc, {
     p_after_created_at: after?.created_at ?? null,
     p_after_id: after?.id ?? null,
