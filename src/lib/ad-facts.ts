@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { adSchema } from './ad-schema.ts';
 import {
   AD_CALLS_TO_ACTION,
   AD_FORMATS,
@@ -108,12 +107,6 @@ export const adFactsSchema = z.object({
   image_text: z.optional(z.nullable(z.string())),
 });
 export type AdFacts = z.infer<typeof adFactsSchema>;
-
-/**
- * get_ad's answer: an ad as the lists give it, with all its facts. Lists use
- * adSchema alone, so these schemas stay out of the library's first chunk.
- */
-export const adDetailSchema = z.extend(adSchema, { facts: z.optional(adFactsSchema) });
 
 /** The host of a landing page address, without "www.", or null when it is not a web address. */
 export function landingHost(url: string): string | null {

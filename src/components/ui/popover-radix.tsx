@@ -1,6 +1,6 @@
 import * as RadixPopover from '@radix-ui/react-popover';
 import { useRef, type ReactNode, type RefObject } from 'react';
-import type { PopoverContentOptions } from './popover.tsx';
+import type { PopoverContentOptions } from './popover-options.ts';
 
 interface AnchoredContentProps extends PopoverContentOptions {
   anchorRef: RefObject<HTMLButtonElement | null>;

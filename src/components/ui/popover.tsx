@@ -1,4 +1,5 @@
-import { lazy, Suspense, useId, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
+import { lazy, Suspense, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import type { PopoverContentOptions } from './popover-options.ts';
 
 /**
  * Popovers: the page renders its own trigger button; the content, with Radix
@@ -6,19 +7,6 @@ import { lazy, Suspense, useId, useRef, useState, type CSSProperties, type React
  * fetched the first time a popover opens.
  */
 const AnchoredContent = lazy(() => import('./popover-radix.tsx'));
-
-export interface PopoverContentOptions {
-  id?: string;
-  align?: 'start' | 'center' | 'end';
-  sideOffset?: number;
-  collisionPadding?: number;
-  className?: string;
-  style?: CSSProperties;
-  role?: string;
-  'aria-labelledby'?: string;
-  'data-testid'?: string;
-  onEscapeKeyDown?: (event: KeyboardEvent) => void;
-}
 
 export interface PopoverTriggerProps {
   ref: RefObject<HTMLButtonElement | null>;

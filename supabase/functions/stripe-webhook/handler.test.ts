@@ -2,7 +2,7 @@ import { alice, assertEquals, MemoryBillingStore, stripeSubscription } from '../
 import type { Stripe } from '../_shared/stripe-client.ts';
 import type { SubscriptionFields } from '../_shared/subscription-snapshot.ts';
 import { createStripeWebhookHandler } from './handler.ts';
-import type { WebhookStripe } from './webhook-context.ts';
+import type { WebhookStripe } from './webhook-services.ts';
 
 const SECRET = 'whsec_test_secret';
 const url = 'http://local/stripe-webhook';

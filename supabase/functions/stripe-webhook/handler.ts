@@ -4,7 +4,7 @@ import { corsHeaders, errorResponse, jsonResponse } from '../_shared/http.ts';
 import { WEBHOOK_TOLERANCE_SECONDS } from '../_shared/local-stripe-defaults.ts';
 import { Stripe, webCryptoProvider } from '../_shared/stripe-client.ts';
 import { handledEvents, isHandledEvent } from './handled-events.ts';
-import type { WebhookStripe } from './webhook-context.ts';
+import type { WebhookStripe } from './webhook-services.ts';
 
 export interface WebhookDependencies {
   webhookSecret: string;

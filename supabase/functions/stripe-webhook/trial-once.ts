@@ -1,5 +1,5 @@
 import { customerIdOf, type SubscriptionFields } from '../_shared/subscription-snapshot.ts';
-import type { WebhookContext } from './webhook-context.ts';
+import type { WebhookContext } from './webhook-services.ts';
 
 /** Statuses of a subscription that never started: it gave no trial and no access, so it counts for nothing. */
 const neverStarted = new Set<string>(['incomplete', 'incomplete_expired']);

@@ -1,21 +1,8 @@
-import type { ApplyOutcome, BillingStore, StripeEventStamp } from '../_shared/billing-store.ts';
+import type { ApplyOutcome, StripeEventStamp } from '../_shared/billing-store.ts';
 import type { Stripe } from '../_shared/stripe-client.ts';
 import { customerIdOf, subscriptionSnapshot, type SubscriptionFields } from '../_shared/subscription-snapshot.ts';
 import { endRepeatedTrial } from './trial-once.ts';
-
-/** The Stripe calls the webhook makes; the SDK's client satisfies it. */
-export interface WebhookStripe {
-  subscriptions: {
-    retrieve(id: string, params?: Stripe.SubscriptionRetrieveParams): PromiseLike<SubscriptionFields>;
-    update(id: string, params: Stripe.SubscriptionUpdateParams, options?: Stripe.RequestOptions): PromiseLike<SubscriptionFields>;
-  };
-  customers: { retrieve(id: string): PromiseLike<{ deleted?: boolean | void; metadata?: Record<string, string> }> };
-}
-
-export interface WebhookContext {
-  stripe: WebhookStripe;
-  store: Pick<BillingStore, 'userIdOfCustomer' | 'applyStripeEvent' | 'recordSubscriptionHolders'>;
-}
+import type { WebhookContext } from './webhook-services.ts';
 
 /** What one event type does with a verified event of its type. */
 export type EventHandler = (event: Stripe.Event, context: WebhookContext) => Promise<ApplyOutcome>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { adDetailSchema } from '../../../src/features/ad-detail/api/ad-detail-schema.ts';
 import {
-  adDetailSchema,
   adFactsChangeSchema,
   adFactsSchema,
   isCalendarDate,

@@ -1,9 +1,9 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { adDetailSchema } from '../../../lib/ad-facts.ts';
 import type { Ad } from '../../../lib/ad-schema.ts';
 import { findCachedListAd } from '../../../lib/ad-list-cache.ts';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
+import { adDetailSchema } from './ad-detail-schema.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
 /** Not an id at all: PostgreSQL's invalid text representation. */
