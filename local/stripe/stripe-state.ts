@@ -90,7 +90,7 @@ export async function openStripeState(db: Database): Promise<StripeState> {
     now: () => Math.floor(Date.now() / 1000) + offset,
     async advanceClock(seconds) {
       const { rows } = await db.query<{ offset_seconds: string }>(
-        'update stripe_local.clock set offset_seconds = offset_seconds + $1 returning offset_seconds',
+        'update stripe_local.clock set offset_seconds = offset_seconds + $1 where singleton returning offset_seconds',
         [seconds],
       );
       offset = Number(rows[0]!.offset_seconds);

@@ -223,7 +223,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  update private.ad_counts set total = total + (select count(*) from inserted);
+  update private.ad_counts set total = total + (select count(*) from inserted) where singleton;
   return null;
 end;
 $$;
@@ -234,7 +234,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  update private.ad_counts set total = total - (select count(*) from deleted);
+  update private.ad_counts set total = total - (select count(*) from deleted) where singleton;
   return null;
 end;
 $$;
@@ -245,7 +245,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  update private.ad_counts set total = 0;
+  update private.ad_counts set total = 0 where singleton;
   return null;
 end;
 $$;
@@ -406,7 +406,7 @@ begin
    where a.id in (select m.id from public.ads m where m.free_sample
                    order by m.free_sample_since desc, m.id desc limit (v_members - ceil(v_premium / 10.0))::bigint);
   get diagnostics v_left = row_count;
-  update private.free_sample_counts set members = members - v_left;
+  update private.free_sample_counts set members = members - v_left where singleton;
 end;
 $$;
 revoke all on function private.free_sample_trim() from public;
@@ -447,7 +447,7 @@ begin
     get diagnostics v_need = row_count;
     v_joined := v_joined + v_need;
   end if;
-  update private.free_sample_counts set members = members + v_joined;
+  update private.free_sample_counts set members = members + v_joined where singleton;
 end;
 $$;
 revoke all on function private.free_sample_fill(p_published uuid[]) from public;
@@ -463,7 +463,7 @@ begin
   if cardinality(v_published) = 0 then
     return null;
   end if;
-  update private.free_sample_counts set premium = premium + cardinality(v_published);
+  update private.free_sample_counts set premium = premium + cardinality(v_published) where singleton;
   perform private.free_sample_fill(v_published);
   return null;
 end;
@@ -478,7 +478,8 @@ as $$
 begin
   update private.free_sample_counts
      set premium = premium - (select count(*) from old_rows o where o.requires_subscription),
-         members = members - (select count(*) from old_rows o where o.free_sample);
+         members = members - (select count(*) from old_rows o where o.free_sample)
+   where singleton;
   perform private.free_sample_trim();
   return null;
 end;
@@ -497,13 +498,14 @@ declare
   v_member boolean;
 begin
   if new.requires_subscription then
-    update private.free_sample_counts set premium = premium + 1;
+    update private.free_sample_counts set premium = premium + 1 where singleton;
     perform private.free_sample_fill(array[new.id]);
   else
     -- The row as it is now, not as the statement found it: an earlier row's trim may have taken it out already.
     select a.free_sample into v_member from public.ads a where a.id = new.id;
     update public.ads set free_sample = false, free_sample_since = null where id = new.id;
-    update private.free_sample_counts set premium = premium - 1, members = members - (case when v_member then 1 else 0 end);
+    update private.free_sample_counts set premium = premium - 1, members = members - (case when v_member then 1 else 0 end)
+     where singleton;
     perform private.free_sample_trim();
   end if;
   return null;
@@ -517,7 +519,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  update private.free_sample_counts set premium = 0, members = 0;
+  update private.free_sample_counts set premium = 0, members = 0 where singleton;
   return null;
 end;
 $$;
@@ -539,7 +541,8 @@ begin
    where a.id = p.id and (p.n - 1) % 10 = 0;
   update private.free_sample_counts
      set premium = (select count(*) from public.ads where requires_subscription),
-         members = (select count(*) from public.ads where free_sample);
+         members = (select count(*) from public.ads where free_sample)
+   where singleton;
 end;
 $$;
 revoke all on function private.free_sample_rebuild() from public;
