@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { statementTimeoutSettings } from './db/statement-timeouts.ts';
+import { parseTrustedProxies } from './http/client-address.ts';
 import { LOCAL_STRIPE_PRICES, LOCAL_STRIPE_SECRET_KEY, LOCAL_STRIPE_WEBHOOK_SECRET } from '../supabase/functions/_shared/local-stripe-defaults.ts';
 
 /**
@@ -28,6 +29,18 @@ const configSchema = z.object({
   REALTIME_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(50),
   REALTIME_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(200),
   REALTIME_MAX_OUTGOING_BUFFER_BYTES: z.coerce.number().int().min(64 * 1024).max(1024 * 1024 * 1024).default(4 * 1024 * 1024),
+  /**
+   * The proxies whose X-Forwarded-For is believed (local/http/client-address.ts): empty (default) for none, a number of
+   * proxies in front, or their addresses and ranges (`loopback` for a proxy on this machine). Rate limits key on the
+   * client address this gives.
+   */
+  TRUSTED_PROXIES: z.string().default('').superRefine((value, context) => {
+    try {
+      parseTrustedProxies(value);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+  }),
   /** development (default): the mailbox and local Stripe on loopback; production: none of them, see README. */
   OBYECT_MODE: z.enum(['development', 'production']).default('development'),
   /** Comma-separated extra host names (host or host:port) the stack answers to besides SITE_URL's. */
@@ -71,6 +84,15 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
     const production = productionSchema.safeParse(set);
     if (!production.success) throw new Error(`OBYECT_MODE=production needs real settings (see README, "Production mode"):\n${problemList(production.error)}`);
+    // Listening on loopback, only a proxy on this machine reaches the stack: without TRUSTED_PROXIES every visitor
+    // would have its address, and one abuser's rate limit would stop everyone.
+    const loopback = ['localhost', '::1'].includes(parsed.data.HOST) || /^127(?:\.\d{1,3}){3}$/.test(parsed.data.HOST);
+    if (loopback && parsed.data.TRUSTED_PROXIES.trim() === '') {
+      throw new Error(
+        'OBYECT_MODE=production needs real settings (see README, "Production mode"):\n' +
+          '  TRUSTED_PROXIES: required behind the proxy on this machine (HOST is loopback): set it to loopback, the proxy\'s address, or the number of proxies in front',
+      );
+    }
   }
   return parsed.data;
 }

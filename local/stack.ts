@@ -9,6 +9,7 @@ import { migrate } from './db/migrate.ts';
 import { openLocalDatabase } from './db/open-local-database.ts';
 import type { ApiHandler } from './http/api-handler.ts';
 import { createHostAllowList, refuseUpgrade } from './http/allowed-hosts.ts';
+import { parseTrustedProxies } from './http/client-address.ts';
 import { createGateway } from './http/gateway.ts';
 import { answerClientErrors, keepConnectionsAlive, nodeListener, serverOptions } from './http/node-adapter.ts';
 import { requestLimitsOf } from './http/request-limits.ts';
@@ -105,7 +106,8 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
     const stripe = development ? await createStripeEndpoint({ db, env: options.env ?? process.env, stackUrl: url, log }) : null;
     const rest = createRestApi({ db, config });
     const auth = createAuthApi({ db, config, mailer });
-    const hosts = createHostAllowList(config);
+    const trustedProxies = parseTrustedProxies(config.TRUSTED_PROXIES);
+    const hosts = createHostAllowList(config, trustedProxies);
     const handler = createGateway({
       hosts,
       headers: createSecurityHeaders({ ...config, supabaseUrl: (options.env ?? process.env).VITE_SUPABASE_URL }),
@@ -122,8 +124,8 @@ export async function startLocalStack(options: StartOptions = {}): Promise<Local
       },
       fallback: createSpaHandler(options.distDir ?? path.join(projectRoot, 'dist'), { precompress: options.precompressSpa ?? false }),
     });
-    server.on('request', nodeListener(handler, () => url, limits));
-    const realtime = await createRealtimeServer({ db, config });
+    server.on('request', nodeListener(handler, () => url, limits, trustedProxies));
+    const realtime = await createRealtimeServer({ db, config }, trustedProxies);
     server.on('upgrade', (request, socket, head) => {
       if (!hosts.allowsUpgrade(request)) return refuseUpgrade(socket);
       if (!realtime.handleUpgrade(request, socket, head)) socket.destroy();

@@ -92,7 +92,7 @@ const MESSAGES: Record<WindowKind | 'account', string> = {
 
 const EMAIL_KINDS = new Set<WindowKind>(['emailRequests', 'emailsPerAddress']);
 
-/** The client's address as the local stack's HTTP server sets it; X-Forwarded-For is never trusted. */
+/** The client's address as the local stack's HTTP server sets it: the socket's, or as a trusted proxy reports it (local/http/client-address.ts). */
 export function clientAddress(request: Request): string {
   return request.headers.get(CLIENT_IP_HEADER)?.trim() || 'local';
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { LocalConfig } from '../config.ts';
+import { resolveClientAddress, type TrustedProxies } from './client-address.ts';
 import { CLIENT_IP_HEADER } from './node-adapter.ts';
 
 /**
@@ -57,7 +58,7 @@ export function hostRefusal(): Response {
   );
 }
 
-export function createHostAllowList(settings: HostSettings): HostAllowList {
+export function createHostAllowList(settings: HostSettings, trustedProxies: TrustedProxies = { kind: 'none' }): HostAllowList {
   const named = new Set(settings.ALLOWED_HOSTS.map((host) => hostName(host)).filter((name): name is string => name !== null));
   if (settings.SITE_URL) named.add(new URL(settings.SITE_URL).hostname.toLowerCase().replace(/^\[|\]$/g, ''));
   const production = settings.OBYECT_MODE === 'production';
@@ -77,7 +78,7 @@ export function createHostAllowList(settings: HostSettings): HostAllowList {
       return allows(requestHost(request), peerAddress(request) ?? '127.0.0.1') ? null : hostRefusal();
     },
     allowsUpgrade(request) {
-      return allows(request.headers.host, request.socket.remoteAddress);
+      return allows(request.headers.host, resolveClientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], trustedProxies));
     },
   };
 }

@@ -4,26 +4,33 @@ import type { ApiHandler } from './api-handler.ts';
 import { chooseEncoding, compressNow, isCompressible, MIN_COMPRESSED_BYTES } from './compression.ts';
 import { RequestBodyTooLargeError } from './json-body.ts';
 import { knownBody } from './known-body.ts';
+import { resolveClientAddress, type TrustedProxies } from './client-address.ts';
 import { bodyLimitFor, DEFAULT_BODY_BYTES, requestLimitsOf, type RequestLimits } from './request-limits.ts';
 import { rawStackError, stackErrorBody, type StackErrorCode } from './stack-errors.ts';
 
-/** The header the local stack sets to the socket's address; a client-sent value is dropped. */
+/** The header the local stack sets to the client's address (the socket's, or as trusted proxies report it); a client-sent value is dropped. */
 export const CLIENT_IP_HEADER = 'x-local-client-ip';
 
 /**
  * Node's request as a web Request, with the client's address in
- * CLIENT_IP_HEADER. The body is streamed, unless it was read already (small
+ * CLIENT_IP_HEADER (local/http/client-address.ts). The body is streamed, unless it was read already (small
  * bodies of a known length: an API call, where a web stream per request costs
  * more than the bytes).
  */
-export function toWebRequest(req: IncomingMessage, origin: string, readBody?: Buffer, bodyStream?: ReadableStream<Uint8Array>): Request {
+export function toWebRequest(
+  req: IncomingMessage,
+  origin: string,
+  readBody?: Buffer,
+  bodyStream?: ReadableStream<Uint8Array>,
+  trustedProxies: TrustedProxies = { kind: 'none' },
+): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name === CLIENT_IP_HEADER) continue;
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
-  headers.set(CLIENT_IP_HEADER, req.socket.remoteAddress ?? 'unknown');
+  headers.set(CLIENT_IP_HEADER, resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies));
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   return new Request(new URL(req.url ?? '/', origin), {
     method: req.method,
@@ -269,7 +276,12 @@ function pathOf(rawUrl: string): string {
  * otherwise), and a failure no API answered 500 with a generic message, the
  * detail only in the server's log.
  */
-export function nodeListener(handler: ApiHandler, origin: () => string, limits: RequestLimits = requestLimitsOf({ MAX_REQUEST_BODY_BYTES: DEFAULT_BODY_BYTES })) {
+export function nodeListener(
+  handler: ApiHandler,
+  origin: () => string,
+  limits: RequestLimits = requestLimitsOf({ MAX_REQUEST_BODY_BYTES: DEFAULT_BODY_BYTES }),
+  trustedProxies: TrustedProxies = { kind: 'none' },
+) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const rawUrl = req.url ?? '/';
     const pathname = pathOf(rawUrl);
@@ -306,8 +318,8 @@ export function nodeListener(handler: ApiHandler, origin: () => string, limits: 
 
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
     const request = declared !== null && declared <= SMALL_REQUEST_BYTES
-      ? readSmallBody(req).then((body) => toWebRequest(req, origin(), body))
-      : new Promise<Request>((resolve) => resolve(toWebRequest(req, origin(), undefined, hasBody ? limitedBody(req, maxBody, tooLarge) : undefined)));
+      ? readSmallBody(req).then((body) => toWebRequest(req, origin(), body, undefined, trustedProxies))
+      : new Promise<Request>((resolve) => resolve(toWebRequest(req, origin(), undefined, hasBody ? limitedBody(req, maxBody, tooLarge) : undefined, trustedProxies)));
     request
       .then(handler)
       .then(async (response) => {

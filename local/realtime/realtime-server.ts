@@ -1,3 +1,4 @@
+import { resolveClientAddress, type TrustedProxies } from '../http/client-address.ts';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -94,7 +95,7 @@ export interface RealtimeServer {
  * turns (FairScheduler), so a connection with many channels cannot hold up
  * another's events; channels, joins and connections are capped (realtime-limits.ts).
  */
-export async function createRealtimeServer(ctx: ApiContext): Promise<RealtimeServer> {
+export async function createRealtimeServer(ctx: ApiContext, trustedProxies: TrustedProxies = { kind: 'none' }): Promise<RealtimeServer> {
   await ctx.db.query('select realtime_local.sync_capture_triggers()');
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const connections = new Set<Connection>();
@@ -470,7 +471,8 @@ export async function createRealtimeServer(ctx: ApiContext): Promise<RealtimeSer
       const url = new URL(request.url ?? '/', 'http://local');
       if (url.pathname !== '/realtime/v1/websocket' && url.pathname !== '/realtime/v1/websocket/') return false;
       const apiKey = url.searchParams.get('apikey') ?? '';
-      const ip = request.socket.remoteAddress ?? 'unknown';
+      // The caps per address count clients, not the proxy in front (local/http/client-address.ts).
+      const ip = resolveClientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], trustedProxies);
       verifyJwt(apiKey, ctx.config.JWT_SECRET).then(
         () =>
           wss.handleUpgrade(request, socket, head, (ws) => {

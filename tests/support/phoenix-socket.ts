@@ -45,10 +45,13 @@ export class PhoenixSocket {
     });
   }
 
-  /** Opens a socket on the stack at `baseUrl` (http://host:port); resolves once open, or with how the server closed it. */
-  static open(baseUrl: string, apiKey: string): Promise<PhoenixSocket> {
+  /**
+   * Opens a socket on the stack at `baseUrl` (http://host:port); resolves once open, or with how the server closed it.
+   * `headers` go with the upgrade request (a proxy's X-Forwarded-For).
+   */
+  static open(baseUrl: string, apiKey: string, headers: Record<string, string> = {}): Promise<PhoenixSocket> {
     const url = `${baseUrl.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(apiKey)}&vsn=2.0.0`;
-    const ws = new WebSocket(url);
+    const ws = new WebSocket(url, { headers });
     const socket = new PhoenixSocket(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(socket));

@@ -55,4 +55,6 @@ export const PRODUCTION_ENV = {
   STRIPE_WEBHOOK_SECRET: 'whsec_production_mode_test',
   STRIPE_PRICE_MONTHLY: 'price_real_monthly',
   STRIPE_PRICE_ANNUAL: 'price_real_annual',
+  // The README's proxy on this machine.
+  TRUSTED_PROXIES: 'loopback',
 } as const;
