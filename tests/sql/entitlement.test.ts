@@ -372,6 +372,21 @@ describeOnEngines('entitlement', (ctx) => {
       expect(await isAdmin(ctx.db, userActor(user))).toBe(false);
     });
 
+    it('refuses to grant an account whose email is not confirmed (its first registrant may not own it), and says why', async () => {
+      const user = await newUser(ctx.db);
+      await ctx.db.query('update auth.users set email_confirmed_at = null where id = $1', [user.id]);
+      await expectPgError(ctx.db.query('select private.set_admin($1, true)', [user.email]), {
+        code: '22023',
+        detail: 'email_not_confirmed',
+        message: `The account ${user.email} has not confirmed its email address, so it may not be its owner's: confirm it with the link of the confirmation email, then grant again`,
+      });
+      expect(await isAdmin(ctx.db, userActor(user))).toBe(false);
+      // Revoking never waits for a confirmation.
+      await grantAdmin(ctx.db, user);
+      await ctx.db.query('select private.set_admin($1, false)', [user.email]);
+      expect(await isAdmin(ctx.db, userActor(user))).toBe(false);
+    });
+
     it('reports an unknown email and grants nothing', async () => {
       const { rows: before } = await ctx.db.query('select * from public.admin_users order by user_id');
       await expectPgError(ctx.db.query('select private.set_admin($1, true)', ['nobody@example.test']), {
