@@ -76,6 +76,27 @@ describe('the ad facts file', () => {
     expect(factsCsvFileName(new Date('2026-11-26T10:00:00Z'))).toBe('obyect-ad-facts-2026-11-26.csv');
   });
 
+  it("writes copy that a spreadsheet would run as a formula behind a quote, and reads it back exactly (OWASP's CSV injection)", () => {
+    const copies = ['=HYPERLINK("https://evil.example","Click")', '@SUM(A1:A9)', '+1 555 0100', '-20% today', '\tTabbed', '\rReturn', "'Quoted", 'Plain'];
+    const ads = copies.map((copy, index) => {
+      const id = `${String(index).padStart(8, '0')}-1111-4111-8111-111111111111`;
+      return { ad: { ...ad(id), brand_name: copy }, facts: facts(id, { headline: copy, primary_text: copy }) };
+    });
+    const text = factsCsv(ads);
+    const records = parseCsv(text).slice(1);
+    const headline = CSV_COLUMNS.indexOf('headline');
+    expect(records.map((record) => record[headline])).toEqual([
+      `'=HYPERLINK("https://evil.example","Click")`, "'@SUM(A1:A9)", "'+1 555 0100", "'-20% today", "'\tTabbed", "'\rReturn", "''Quoted", 'Plain',
+    ]);
+    // No cell of the file starts as a formula.
+    expect(records.flat().filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([]);
+    const read = readFactsFile(text);
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(read.file.rows.map(({ cells }) => cells[headline])).toEqual(copies);
+    expect(previewImport(read.file, new Map(ads.map(({ facts: own }) => [own.id, own])), HOOKS)).toEqual({ changed: [], unchanged: copies.length, errors: [] });
+  });
+
   it('lists per ad only the facts that change, from and to, and sends only those', () => {
     const text = serialiseCsv([
       ['id', 'brand', 'offer', 'platforms', 'last_seen', 'hook', 'still_running'],

@@ -80,6 +80,22 @@ export function csvField(value: string): string {
   return NEEDS_QUOTES.test(value) || value !== value.trim() ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
+/**
+ * A cell a spreadsheet would run as a formula (=, +, -, @, a tab or a carriage return first: OWASP's CSV injection
+ * list) is written behind a single quote, which spreadsheets show as text; so is a cell that begins with a quote, so
+ * that reading drops exactly the one it added (spreadsheetText, fromSpreadsheetText).
+ */
+const FORMULA_START = /^[=+\-@\t\r']/;
+
+export function spreadsheetText(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+/** A cell as written by spreadsheetText, given back as it was. */
+export function fromSpreadsheetText(cell: string): string {
+  return cell.startsWith("'") ? cell.slice(1) : cell;
+}
+
 /** Records as CSV text with CRLF line ends, each record ended by one. */
 export function serialiseCsv(records: readonly (readonly string[])[]): string {
   return records.map((record) => `${record.map(csvField).join(',')}\r\n`).join('');

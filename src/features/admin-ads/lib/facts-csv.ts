@@ -2,7 +2,7 @@ import type { AdFactsChange } from '../../../lib/ad-facts.ts';
 import { ADMIN_BATCH_MAX } from '../../../lib/constants.ts';
 import type { AdminAdFacts } from '../api/get-admin-ad-facts.ts';
 import type { CatalogOption } from '../api/get-catalog-options.ts';
-import { CSV_BOM, CsvSyntaxError, parseCsv, serialiseCsv } from './csv.ts';
+import { CSV_BOM, CsvSyntaxError, fromSpreadsheetText, parseCsv, serialiseCsv, spreadsheetText } from './csv.ts';
 import { FACT_COLUMNS, factCell, readFactCells, type FactChange, type FactColumn, type FactRule } from './fact-cells.ts';
 
 /**
@@ -35,7 +35,7 @@ export function factsCsv(ads: readonly { ad: ExportedAd; facts: AdminAdFacts }[]
     ad.type_name ?? '',
     ad.tag_names.join(TAG_SEPARATOR),
     ...FACT_COLUMNS.map((column) => factCell(facts, column)),
-  ]);
+  ].map(spreadsheetText));
   return CSV_BOM + serialiseCsv([[...CSV_COLUMNS], ...records]);
 }
 
@@ -73,7 +73,9 @@ export function readFactsFile(text: string): FactsFileResult {
     if (error instanceof CsvSyntaxError) return { ok: false, problem: { code: 'not_csv', record: error.record } };
     throw error;
   }
-  const numbered = records.map((cells, index) => ({ row: index + 1, cells })).filter(({ cells }) => cells.some((cell) => cell.trim() !== ''));
+  const numbered = records
+    .map((cells, index) => ({ row: index + 1, cells: cells.map(fromSpreadsheetText) }))
+    .filter(({ cells }) => cells.some((cell) => cell.trim() !== ''));
   const [headerRecord, ...rows] = numbered;
   if (!headerRecord) return { ok: false, problem: { code: 'empty' } };
   const header = headerRecord.cells.map((name) => name.trim().toLowerCase());
