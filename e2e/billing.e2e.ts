@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { DEMO_ACCOUNTS, seedDemoAccounts } from '../local/seed/demo-accounts.ts';
 import type { LocalStack } from '../local/stack.ts';
+import { TEST_CARDS } from '../local/stripe/billing-engine.ts';
 import { freshCardNumber } from '../tests/support/test-cards.ts';
 import { CARDS, LOCKED_CARDS, waitForItemCount } from './support/ad-grid.ts';
 import { expectConsoleErrors, journey } from './support/journey.ts';
@@ -147,7 +148,10 @@ journey('a user whose trial ends without payment is back on Free, with the blur'
   await openLibrary(page, total);
   await checkOutFromPricing(page, { annual: false });
   expect(await page.locator('body').textContent()).toContain('Obyect Monthly');
-  await page.getByRole('button', { name: 'Start trial without card' }).click();
+  // The trial needs a card (payment_method_collection=always): this one is saved, and its first charge fails.
+  expect(await page.getByRole('button', { name: 'Start trial without card' }).count()).toBe(0);
+  await page.getByRole('textbox', { name: 'Card number' }).fill(TEST_CARDS.failsCharges);
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
   await page.getByRole('dialog', { name: 'Payment Successful' }).waitFor();
   await expect.poll(() => lockedCount(page), POLL).toBe(0);
 

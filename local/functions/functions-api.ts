@@ -51,6 +51,9 @@ export async function createFunctionsApi(ctx: ApiContext & { projectRoot: string
         SUPABASE_SERVICE_ROLE_KEY: ctx.config.serviceRoleKey,
         ...(ctx.config.DATABASE_URL ? { SUPABASE_DB_URL: ctx.config.DATABASE_URL } : {}),
         SITE_URL: ctx.config.siteUrl,
+        // In development every loopback name the stack answers to is an origin checkout may return to (the emails link
+        // to 127.0.0.1, the README to localhost).
+        ...(ctx.config.OBYECT_MODE === 'development' ? { ALLOWED_ORIGINS: developmentOrigins(ctx.stackUrl, process.env.ALLOWED_ORIGINS) } : {}),
         DENO_NO_UPDATE_CHECK: '1',
       };
       const started = spawn(
@@ -144,4 +147,11 @@ export async function createFunctionsApi(ctx: ApiContext & { projectRoot: string
       });
     },
   };
+}
+
+/** The stack's own address under each loopback name, with any ALLOWED_ORIGINS already set. */
+export function developmentOrigins(stackUrl: string, configured = ''): string {
+  const { port, protocol } = new URL(stackUrl);
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].map((host) => `${protocol}//${host}${port ? `:${port}` : ''}`);
+  return [...configured.split(',').map((origin) => origin.trim()).filter(Boolean), ...loopback].join(',');
 }

@@ -235,6 +235,7 @@ export function createBillingEngine(options: BillingEngineOptions) {
       price?: string;
       quantity?: number;
       trialDays?: number;
+      paymentMethodCollection?: string;
       subscriptionMetadata: Record<string, string>;
       metadata: Record<string, string>;
       discount?: Record<string, unknown>;
@@ -255,6 +256,10 @@ export function createBillingEngine(options: BillingEngineOptions) {
       if (params.customer) await required<CustomerObject>(params.customer, 'customer', 'customer', 'customer');
       if (params.trialDays !== undefined && (params.trialDays < 1 || params.trialDays > 730)) {
         throw new StripeApiError(400, 'trial_period_days must be between 1 and 730', { param: 'subscription_data[trial_period_days]' });
+      }
+      const collection = params.paymentMethodCollection ?? 'always';
+      if (collection !== 'always' && collection !== 'if_required') {
+        throw new StripeApiError(400, `Invalid payment_method_collection: must be one of always or if_required`, { param: 'payment_method_collection' });
       }
       const { promotionCode, coupon } = await promotionCodeFor(params.discount);
       const now = state.now();
@@ -283,7 +288,7 @@ export function createBillingEngine(options: BillingEngineOptions) {
         amount_total: amount,
         metadata: params.metadata,
         discounts: coupon ? [{ promotion_code: promotionCode?.id ?? null, coupon: promotionCode ? null : coupon.id }] : [],
-        payment_method_collection: 'always',
+        payment_method_collection: collection,
         livemode: false,
         _local: { price: price.id, trialDays: params.trialDays ?? null, subscriptionMetadata: params.subscriptionMetadata, coupon: coupon?.id ?? null },
       });
@@ -291,12 +296,16 @@ export function createBillingEngine(options: BillingEngineOptions) {
       return session;
     },
 
-    /** The checkout page's Pay (or 'Start trial without card'): the subscription starts, the events go out, the browser returns. */
+    /**
+     * The checkout page's Pay (or 'Start trial without card', offered only when the session was created with
+     * payment_method_collection=if_required): the subscription starts, the events go out, the browser returns.
+     */
     async completeCheckout(sessionId: string, choice: CheckoutChoice): Promise<{ redirect: string; events: EventObject[] }> {
       const session = await required<CheckoutSessionObject>(sessionId, 'checkout.session', 'checkout session');
       const now = state.now();
       if (session.status !== 'open' || session.expires_at <= now) throw new StripeApiError(400, 'This checkout is no longer open.');
       if (!choice.withCard && !session._local.trialDays) throw new StripeApiError(400, 'A card is needed when there is no trial.');
+      if (!choice.withCard && session.payment_method_collection !== 'if_required') throw new StripeApiError(400, 'A card is needed: this checkout collects a payment method for its trial too.');
       let card: SubscriptionObject['_local']['card'] = null;
       if (choice.withCard) {
         const digits = digitsOf(choice.cardNumber);

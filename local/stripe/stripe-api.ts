@@ -84,6 +84,7 @@ export function createStripeApi(options: {
         clientReferenceId: text(params.client_reference_id) || undefined,
         price: text(lineItem?.price),
         trialDays: integerParam(subscriptionData.trial_period_days),
+        paymentMethodCollection: text(params.payment_method_collection) || undefined,
         subscriptionMetadata: stringRecord(subscriptionData.metadata),
         metadata: stringRecord(params.metadata),
         discount: objectParam(arrayParam(params.discounts)[0]),

@@ -79,6 +79,8 @@ export interface CheckoutSessionObject extends StoredObject {
   amount_subtotal: number;
   metadata: Record<string, string>;
   discounts: { promotion_code: string | null; coupon: string | null }[];
+  /** 'always' (Stripe's default in subscription mode): a card even for a trial; 'if_required': a trial may start without one. */
+  payment_method_collection: 'always' | 'if_required';
   _local: { price: string; trialDays: number | null; subscriptionMetadata: Record<string, string>; coupon: string | null };
 }
 

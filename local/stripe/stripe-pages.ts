@@ -111,7 +111,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error.message)}</p>` : ''}
   <label for="cvc">CVC</label>
   <input id="cvc" name="cvc" value="123">
   <button type="submit" name="action" value="pay">Pay</button>
-  ${trialDays ? '<button type="submit" class="secondary" name="action" value="trial_without_card">Start trial without card</button>' : ''}
+  ${trialDays && session.payment_method_collection === 'if_required' ? '<button type="submit" class="secondary" name="action" value="trial_without_card">Start trial without card</button>' : ''}
   <button type="submit" class="secondary" name="action" value="cancel">Cancel</button>
 </form>
 <p><small>Test cards: ${TEST_CARDS.pays} pays; ${TEST_CARDS.failsCharges} is saved but its charges fail; ${TEST_CARDS.declined} is declined. Any other valid 16-digit number pays as a card of its own: a card that had a trial gets no second one.</small></p>`,

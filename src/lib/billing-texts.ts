@@ -4,6 +4,10 @@
  * the pricing dialog and the account page are loaded when opened.
  */
 export const BILLING_TEXTS = {
+  checkout: {
+    // Checkout returns the browser only to the site's own addresses; this page was opened at another one.
+    originNotAllowed: "Checkout can't return to the address this page was opened at. Open Obyect at its usual address and try again.",
+  },
   pricing: {
     title: 'Unlock every winning ad',
     subtitle: 'Start your 7-day free trial. No charge today.',

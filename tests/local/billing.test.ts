@@ -11,6 +11,7 @@ import { DEMO_ACCOUNTS, seedDemoAccounts } from '../../local/seed/demo-accounts.
 import { describeOnEngines } from '../support/engines.ts';
 import { newUser, type TestUser } from '../support/factories.ts';
 import { userToken } from '../support/local-config.ts';
+import { TEST_CARDS } from '../../local/stripe/billing-engine.ts';
 import { freshCardNumber } from '../support/test-cards.ts';
 
 const DAY = 86_400;
@@ -250,16 +251,38 @@ describeOnEngines('billing through the local stack', (ctx) => {
     expect((await subscriptionRows(user))[0]!.status).toBe('canceled');
   });
 
-  it('ends a trial started without a card as Free, and turns a trial with the demo card into a paid Monthly plan', async () => {
-    const withoutCard = await newUser(ctx.db);
+  it('starts a checkout from every loopback name the development stack answers to, and from no other origin', async () => {
+    const user = await newUser(ctx.db);
+    const port = new URL(stack.url).port;
+    for (const origin of [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`]) {
+      const started = await invoke<{ url: string }>(user, 'create-checkout', { priceId: LOCAL_STRIPE_PRICES.monthly, baseUrl: origin });
+      expect(started.status, origin).toBe(200);
+    }
+    const refused = await invoke<{ error: { code: string } }>(user, 'create-checkout', { priceId: LOCAL_STRIPE_PRICES.monthly, baseUrl: 'http://127.0.0.2:9' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('origin_not_allowed');
+  });
+
+  it('asks for a card for the trial too: the checkout offers no trial without one and refuses it when sent anyway', async () => {
+    const user = await newUser(ctx.db);
+    const { html, submitted } = await checkOut(user, 'trial_without_card');
+    expect(html).toContain('7-day free trial');
+    expect(html).not.toContain('Start trial without card');
+    expect(submitted.status).toBe(400);
+    expect(await submitted.text()).toContain('A card is needed: this checkout collects a payment method for its trial too.');
+    expect(await checkSubscription(user)).toMatchObject({ subscribed: false, subscription_tier: 'Free' });
+  });
+
+  it('ends a trial whose card fails its first charge as Free, and turns a trial with the demo card into a paid Monthly plan', async () => {
+    const failing = await newUser(ctx.db);
     const withCard = await newUser(ctx.db);
-    await checkOut(withoutCard, 'trial_without_card');
+    await checkOut(failing, 'pay', {}, TEST_CARDS.failsCharges);
     await checkOut(withCard, 'pay');
-    expect((await checkSubscription(withoutCard)).subscription_tier).toBe('Free Trial');
+    expect((await checkSubscription(failing)).subscription_tier).toBe('Free Trial');
 
     const advanced = await advanceClock(8 * DAY);
-    expect(advanced.events.map((event) => event.type)).toEqual(expect.arrayContaining(['customer.subscription.trial_will_end', 'invoice.paid']));
-    expect(await checkSubscription(withoutCard)).toMatchObject({ subscribed: false, subscription_tier: 'Free' });
+    expect(advanced.events.map((event) => event.type)).toEqual(expect.arrayContaining(['customer.subscription.trial_will_end', 'invoice.paid', 'invoice.payment_failed']));
+    expect(await checkSubscription(failing)).toMatchObject({ subscribed: false, subscription_tier: 'Free' });
     const paid = await checkSubscription(withCard);
     expect(paid).toMatchObject({ subscribed: true, subscription_tier: 'Monthly', cancel_at_period_end: false });
     // The first paid month starts where the trial ended.

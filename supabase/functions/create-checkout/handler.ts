@@ -96,6 +96,8 @@ export function createCheckoutHandler(dependencies: () => CheckoutDependencies =
         customer,
         client_reference_id: caller.user.id,
         line_items: [{ price: priceId, quantity: 1 }],
+        // A card for the trial too, so the one-trial-per-card rule has a card to match (Stripe's default, said out loud).
+        payment_method_collection: 'always',
         subscription_data: { ...(trial ? { trial_period_days: TRIAL_DAYS } : {}), metadata: { user_id: caller.user.id } },
         ...(promotionCodeId ? { discounts: [{ promotion_code: promotionCodeId }] } : {}),
         metadata: { user_id: caller.user.id },

@@ -5,6 +5,7 @@ import { LOCAL_STRIPE_PRICES } from '../../../supabase/functions/_shared/local-s
 import { pageNavigation } from '../../../src/features/billing/hooks/page-navigation.ts';
 import { fakeSupabase, sessionFor } from '../support/fake-supabase.ts';
 import { functionError, planAnswer, renderBilling, setUpBillingTests } from './render-billing.tsx';
+import { BILLING_TEXTS } from '../../../src/lib/billing-texts.ts';
 
 vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
 
@@ -146,6 +147,17 @@ describe('the pricing dialog', () => {
     expect(await screen.findByText('Coupon code "NOPE" is not valid')).toBeTruthy();
     // The button is usable again.
     expect((await actionButton(dialog, 'Start 7-day free trial')).disabled).toBe(false);
+  });
+
+  it('says what to do, in our words, when checkout may not return to the address the page was opened at', async () => {
+    signedIn();
+    fakeSupabase.onFunction('create-checkout', () => functionError(400, 'origin_not_allowed', 'baseUrl: http://127.0.0.2:3000 is not an allowed origin'));
+    renderBilling('/library');
+    const dialog = await openPlans();
+    fireEvent.click(await actionButton(dialog, 'Start 7-day free trial'));
+    expect(await screen.findByText('Unable to start checkout')).toBeTruthy();
+    expect(await screen.findByText(BILLING_TEXTS.checkout.originNotAllowed)).toBeTruthy();
+    expect(screen.queryByText(/baseUrl|allowed origin/)).toBeNull();
   });
 
   it("says 'Please try again.' when the failure means nothing to the buyer, or no URL came back", async () => {

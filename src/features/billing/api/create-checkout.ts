@@ -4,6 +4,7 @@ import { TRIAL_DAYS } from '../../../lib/constants.ts';
 import { env } from '../../../lib/env.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 import { billingFunctionErrorFrom } from './function-error.ts';
+import { BILLING_TEXTS } from '../../../lib/billing-texts.ts';
 
 export type BillingPeriod = 'monthly' | 'annual';
 
@@ -39,6 +40,7 @@ export async function createCheckout(input: { period: BillingPeriod; couponCode:
   const { data, error } = await supabase.functions.invoke('create-checkout', { body });
   if (error) {
     const failure = await billingFunctionErrorFrom(error, 'Failed to create checkout session');
+    if (failure.code === 'origin_not_allowed') throw new CheckoutError(BILLING_TEXTS.checkout.originNotAllowed);
     throw failure.code && BUYER_ERROR_CODES.has(failure.code) ? new CheckoutError(failure.message) : new Error('Failed to create checkout session');
   }
   const parsed = checkoutResponseSchema.safeParse(data);
