@@ -6,6 +6,7 @@ import type { ApiContext, ApiHandler } from '../http/api-handler.ts';
 import { tokenOf } from '../http/caller.ts';
 import { jsonNestingExceeds, jsonTooDeepMessage, readBodyBytes, RequestBodyTooLargeError } from '../http/json-body.ts';
 import { readFunctionsWithoutJwt } from './functions-config.ts';
+import { CLIENT_IP_HEADER } from '../http/node-adapter.ts';
 
 export interface FunctionsApi {
   handler: ApiHandler;
@@ -89,8 +90,14 @@ export async function createFunctionsApi(ctx: ApiContext & { projectRoot: string
   };
   start();
 
-  const forward = (request: Request, body: Uint8Array<ArrayBuffer> | undefined, target: string) =>
-    fetch(target, { method: request.method, headers: request.headers, body, redirect: 'manual' });
+  // As hosted Supabase's edge does, the function sees its caller's address first in X-Forwarded-For (the client address
+  // the stack resolved, local/http/client-address.ts), never what the client wrote there.
+  const forward = (request: Request, body: Uint8Array<ArrayBuffer> | undefined, target: string) => {
+    const headers = new Headers(request.headers);
+    headers.set('x-forwarded-for', request.headers.get(CLIENT_IP_HEADER) ?? '127.0.0.1');
+    headers.delete(CLIENT_IP_HEADER);
+    return fetch(target, { method: request.method, headers, body, redirect: 'manual' });
+  };
 
   /** The body as it will be forwarded: at most MAX_REQUEST_BODY_BYTES, and JSON within the nesting limit. */
   const checkedBody = async (request: Request): Promise<Uint8Array<ArrayBuffer> | Response | undefined> => {

@@ -40,6 +40,7 @@ export const BILLING_TEXTS = {
         repeating: (months: number) => (months === 1 ? 'your first month' : `your first ${months} months`),
       },
       invalid: 'This coupon code is not valid.',
+      tooMany: 'Too many coupon codes tried. Please wait a few minutes, then try again.',
       unavailable: 'The coupon could not be checked right now. Checkout applies it if it is valid.',
       insteadOf: 'instead of',
       billedAnnuallyInsteadOf: (amount: string, before: string) => `${amount} billed yearly instead of ${before}`,

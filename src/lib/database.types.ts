@@ -878,6 +878,13 @@ export type Database = {
         }
         Returns: Json
       }
+      take_coupon_preview: {
+        Args: {
+          p_user_id: string
+          p_address: string
+        }
+        Returns: number
+      }
       trial_available: {
         Args: never
         Returns: boolean

@@ -321,6 +321,7 @@ const matrix: Probe[] = [
   rpc("trial_available_for [other user's id]", '{"p_user_id":"{other}","p_stripe_customer_id":null}',                         [D,   D,   D,     D,    D,     D,     D,      D,    D]),
   rpc('record_subscription_holders', '{"p_user_id":"{me}","p_stripe_customer_id":"cus_forged","p_card_fingerprint":"fp_forged","p_stripe_subscription_id":"sub_forged"}',
                                                                                                                               [D,   D,   D,     D,    D,     D,     D,      D,    D], 'ok', ['select * from public.subscription_holders']),
+  rpc('take_coupon_preview', '{"p_user_id":"{me}","p_address":"203.0.113.1"}',                                               [D,   D,   D,     D,    D,     D,     D,      D,    D], 'ok', ['select * from private.coupon_previews']),
 
   // Display variants and originals are private: viewers get links the database signs (list_ads, get_ad_original_download).
   ...bucketProbes('ad-images', false, false),

@@ -263,6 +263,17 @@ describeOnEngines('billing through the local stack', (ctx) => {
     expect(refused.body.error.code).toBe('origin_not_allowed');
   });
 
+  it('lets a user try 10 coupon codes in 10 minutes, then answers 429 with when to try again, and Stripe is not asked', async () => {
+    const user = await newUser(ctx.db);
+    for (let i = 0; i < 10; i += 1) expect((await invoke(user, 'preview-coupon', { couponCode: `GUESS${i}` })).status).toBe(400);
+    const refused = await invoke<{ error: { code: string; message: string } }>(user, 'preview-coupon', { couponCode: 'OBYECT20' });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toEqual({ code: 'too_many_requests', message: 'Too many coupon codes tried. Please try again in 10 minutes.' });
+    // Counted under the address the stack resolved for the caller.
+    const { rows } = await ctx.db.query<{ address: string }>('select distinct address from private.coupon_previews where user_id = $1', [user.id]);
+    expect(rows).toEqual([{ address: '127.0.0.1' }]);
+  });
+
   it('asks for a card for the trial too: the checkout offers no trial without one and refuses it when sent anyway', async () => {
     const user = await newUser(ctx.db);
     const { html, submitted } = await checkOut(user, 'trial_without_card');

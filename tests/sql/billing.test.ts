@@ -325,3 +325,44 @@ describeOnEngines('billing: the trial is given once', (ctx) => {
     await expectPgError(record(user.id, '', null, 'sub_x'), { code: '22023', detail: 'invalid_subscription_holder' });
   });
 });
+
+describeOnEngines('coupon previews', (ctx) => {
+  const take = async (userId: string, address: string) =>
+    (await queryAs<{ wait: number | null }>(ctx.db, serviceRole, 'select public.take_coupon_preview($1, $2) as wait', [userId, address]))[0]!.wait;
+
+  it('lets a user preview 10 coupons in 10 minutes, then says how long to wait, from any address', async () => {
+    const user = await newUser(ctx.db);
+    for (let i = 0; i < 10; i += 1) expect(await take(user.id, `192.0.2.${i}`)).toBeNull();
+    const wait = await take(user.id, '192.0.2.200');
+    expect(wait).toBeGreaterThan(590);
+    expect(wait).toBeLessThanOrEqual(600);
+    // Another user is not held up.
+    expect(await take((await newUser(ctx.db)).id, '192.0.2.201')).toBeNull();
+  });
+
+  it('lets an address preview 30 coupons in 10 minutes across accounts, then refuses every account there', async () => {
+    const address = `198.51.100.${Math.floor(Math.random() * 250)}-${unique()}`;
+    for (let i = 0; i < 30; i += 3) {
+      const user = await newUser(ctx.db);
+      for (let j = 0; j < 3; j += 1) expect(await take(user.id, address)).toBeNull();
+    }
+    expect(await take((await newUser(ctx.db)).id, address)).toBeGreaterThan(0);
+    expect(await take((await newUser(ctx.db)).id, `${address}-elsewhere`)).toBeNull();
+  });
+
+  it('forgets previews older than the window', async () => {
+    const user = await newUser(ctx.db);
+    for (let i = 0; i < 10; i += 1) await take(user.id, '203.0.113.1');
+    await ctx.db.query(`update private.coupon_previews set at = at - interval '11 minutes' where user_id = $1`, [user.id]);
+    expect(await take(user.id, '203.0.113.1')).toBeNull();
+    expect((await ctx.db.query('select 1 from private.coupon_previews where user_id = $1', [user.id])).rows).toHaveLength(1);
+  });
+
+  it('is the service role’s alone: anonymous callers and users cannot count or read previews', async () => {
+    const user = await newUser(ctx.db);
+    for (const actor of [anon, userActor(user)]) {
+      await expectPgError(queryAs(ctx.db, actor, 'select public.take_coupon_preview($1, $2)', [user.id, '203.0.113.9']), { code: '42501' });
+      await expectPgError(queryAs(ctx.db, actor, 'select * from private.coupon_previews'), { code: '42501' });
+    }
+  });
+});

@@ -37,6 +37,8 @@ export interface BillingStore {
   trialAvailableFor(userId: string, customerId: string | null): Promise<boolean>;
   /** Records the subscription's account, customer and card; answers whether any of them had another subscription before. */
   recordSubscriptionHolders(holders: SubscriptionHolders): Promise<boolean>;
+  /** Counts a coupon preview of the user from the address: null when allowed, else the seconds to wait (public.take_coupon_preview). */
+  takeCouponPreview(userId: string, address: string): Promise<number | null>;
   /** Records the event and applies the snapshot in one statement (public.apply_stripe_event). */
   applyStripeEvent(event: StripeEventStamp | null, snapshot: SubscriptionSnapshot | null): Promise<ApplyOutcome>;
 }
@@ -94,6 +96,11 @@ export function createBillingStore(supabaseUrl: string, serviceRoleKey: string):
       });
       if (error) throw failure('Recording the subscription holders failed', error);
       return data === true;
+    },
+    async takeCouponPreview(userId, address) {
+      const { data, error } = await db.rpc('take_coupon_preview', { p_user_id: userId, p_address: address });
+      if (error) throw failure('Counting the coupon preview failed', error);
+      return typeof data === 'number' ? data : null;
     },
     async applyStripeEvent(event, snapshot) {
       const { data, error } = await db.rpc('apply_stripe_event', {

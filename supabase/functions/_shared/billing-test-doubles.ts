@@ -53,6 +53,15 @@ export class MemoryBillingStore implements BillingStore {
     for (const key of keys) if (!this.holders.has(key)) this.holders.set(key, holders.subscriptionId);
     return keys.some((key) => this.holders.get(key) !== holders.subscriptionId);
   }
+  /** take_coupon_preview's rule in memory: 10 a user and 30 an address, in a window the tests do not outlast. */
+  couponPreviews: Array<{ userId: string; address: string }> = [];
+  async takeCouponPreview(userId: string, address: string) {
+    const byUser = this.couponPreviews.filter((preview) => preview.userId === userId).length;
+    const byAddress = this.couponPreviews.filter((preview) => preview.address === address).length;
+    if (byUser >= 10 || byAddress >= 30) return 600;
+    this.couponPreviews.push({ userId, address });
+    return null;
+  }
   async applyStripeEvent(event: StripeEventStamp | null, snapshot: SubscriptionSnapshot | null): Promise<ApplyOutcome> {
     if (event) {
       if (this.processedEvents.has(event.id)) return 'duplicate';

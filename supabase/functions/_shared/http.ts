@@ -19,6 +19,7 @@ export const errorStatus = {
   origin_not_allowed: 400,
   invalid_signature: 400,
   already_subscribed: 409,
+  too_many_requests: 429,
   no_subscription: 404,
   no_billing_account: 404,
   upstream_failed: 502,
@@ -29,6 +30,22 @@ export type ErrorCode = keyof typeof errorStatus;
 /** The one error shape of the functions: `{ error: { code, message } }`. */
 export function errorResponse(code: ErrorCode, message: string): Response {
   return Response.json({ error: { code, message } }, { status: errorStatus[code], headers: corsHeaders });
+}
+
+/** A 429 with Retry-After, for a caller past a limit. */
+export function tooManyResponse(message: string, retryAfterSeconds: number): Response {
+  return Response.json(
+    { error: { code: 'too_many_requests', message } },
+    { status: 429, headers: { ...corsHeaders, 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } },
+  );
+}
+
+/**
+ * The caller's address as the platform's gateway gives it: the first entry of X-Forwarded-For (hosted Supabase's
+ * edge, and the local stack, which sets it from the client address it resolved).
+ */
+export function clientAddressOf(request: Request): string {
+  return request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown';
 }
 
 export function jsonResponse(body: unknown, status = 200): Response {

@@ -1,4 +1,4 @@
-import { assertEquals, authenticateKnownUsers, postJson } from '../_shared/billing-test-doubles.ts';
+import { assertEquals, authenticateKnownUsers, MemoryBillingStore, postJson } from '../_shared/billing-test-doubles.ts';
 import { Stripe } from '../_shared/stripe-client.ts';
 import { createPreviewCouponHandler } from './handler.ts';
 
@@ -14,8 +14,10 @@ const coupons = {
 function setUp(options: { failWith?: Error } = {}) {
   const asked: string[] = [];
   const promotions: Record<string, keyof typeof coupons> = { OBYECT20: 'obyect20', FIVEOFF: 'fiveoff', OLD50: 'expired' };
+  const store = new MemoryBillingStore();
   const handler = createPreviewCouponHandler(() => ({
     authenticate: authenticateKnownUsers,
+    store,
     stripe: {
       promotionCodes: {
         list: async (params) => {
@@ -29,7 +31,7 @@ function setUp(options: { failWith?: Error } = {}) {
       coupons: { retrieve: async (id) => ({ ...coupons[id as keyof typeof coupons] }) },
     },
   }));
-  return { handler, asked };
+  return { handler, asked, store };
 }
 
 Deno.test('refuses callers without a session and bodies without a code', async (t) => {
@@ -76,4 +78,25 @@ Deno.test("answers 502 when Stripe fails, without Stripe's internals", async () 
   const response = await handler(postJson(url, { couponCode: 'OBYECT20' }));
   assertEquals(response.status, 502);
   assertEquals(((await response.json()) as { error: { code: string } }).error.code, 'upstream_failed');
+});
+
+Deno.test('refuses the 11th code of a user in 10 minutes with 429 and Retry-After, before asking Stripe', async () => {
+  const { handler, asked } = setUp();
+  for (let i = 0; i < 10; i += 1) assertEquals((await handler(postJson(url, { couponCode: `GUESS${i}` }))).status, 400);
+  const refused = await handler(postJson(url, { couponCode: 'OBYECT20' }));
+  assertEquals(refused.status, 429);
+  assertEquals(refused.headers.get('retry-after'), '600');
+  assertEquals(await refused.json(), { error: { code: 'too_many_requests', message: 'Too many coupon codes tried. Please try again in 10 minutes.' } });
+  assertEquals(asked.length, 10);
+});
+
+Deno.test('counts codes per client address too, as the gateway gives it in X-Forwarded-For', async () => {
+  const { handler, store } = setUp();
+  const from = (address: string) => {
+    const request = postJson(url, { couponCode: 'OBYECT20' });
+    request.headers.set('x-forwarded-for', `${address}, 10.0.0.1`);
+    return request;
+  };
+  await handler(from('203.0.113.5'));
+  assertEquals(store.couponPreviews.at(-1)?.address, '203.0.113.5');
 });

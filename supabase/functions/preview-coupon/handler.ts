@@ -1,6 +1,7 @@
 import { z } from 'npm:zod@4';
 import { billingServices } from '../_shared/billing-services.ts';
-import { corsHeaders, errorResponse, jsonResponse, readBody } from '../_shared/http.ts';
+import type { BillingStore } from '../_shared/billing-store.ts';
+import { clientAddressOf, corsHeaders, errorResponse, jsonResponse, readBody, tooManyResponse } from '../_shared/http.ts';
 import { couponIdOf, findActivePromotionCode } from '../_shared/promotion-codes.ts';
 import { requireSignedInUser, type Authenticate } from '../_shared/signed-in-user.ts';
 import { stripeErrorMessage, type Stripe } from '../_shared/stripe-client.ts';
@@ -27,6 +28,8 @@ export interface PreviewCouponStripe {
 export interface PreviewCouponDependencies {
   authenticate: Authenticate;
   stripe: PreviewCouponStripe;
+  /** Counts each preview per user and per address (10 and 30 in 10 minutes): each one is a Stripe call, and guesses find codes. */
+  store: Pick<BillingStore, 'takeCouponPreview'>;
 }
 
 /**
@@ -45,6 +48,11 @@ export function createPreviewCouponHandler(dependencies: () => PreviewCouponDepe
     const body = await readBody(request, previewCouponBodySchema);
     if (!body.ok) return body.response;
     const { couponCode } = body.value;
+    const wait = await deps.store.takeCouponPreview(caller.user.id, clientAddressOf(request));
+    if (wait !== null) {
+      const minutes = Math.max(1, Math.ceil(wait / 60));
+      return tooManyResponse(`Too many coupon codes tried. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, wait);
+    }
     try {
       const promotion = await findActivePromotionCode(deps.stripe.promotionCodes, couponCode);
       const couponId = promotion ? couponIdOf(promotion) : null;

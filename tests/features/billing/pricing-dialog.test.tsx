@@ -149,6 +149,15 @@ describe('the pricing dialog', () => {
     expect((await actionButton(dialog, 'Start 7-day free trial')).disabled).toBe(false);
   });
 
+  it('says that too many codes were tried when the coupon check answers 429, in our words', async () => {
+    signedIn();
+    fakeSupabase.onFunction('preview-coupon', () => functionError(429, 'too_many_requests', 'Too many coupon codes tried. Please try again in 10 minutes.'));
+    renderBilling('/library');
+    const dialog = await openPlans();
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Coupon code' }), { target: { value: 'GUESS11' } });
+    await waitFor(() => expect(within(dialog).getByTestId('coupon-status').textContent).toBe(BILLING_TEXTS.pricing.coupon.tooMany));
+  });
+
   it('says what to do, in our words, when checkout may not return to the address the page was opened at', async () => {
     signedIn();
     fakeSupabase.onFunction('create-checkout', () => functionError(400, 'origin_not_allowed', 'baseUrl: http://127.0.0.2:3000 is not an allowed origin'));

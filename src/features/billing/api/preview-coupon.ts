@@ -14,14 +14,15 @@ export const couponTermsSchema = z.object({
 });
 export type CouponTerms = z.infer<typeof couponTermsSchema>;
 
-/** The answer for a code: its terms, or that it is no coupon of ours (the function's invalid_coupon). */
-export type CouponPreview = { valid: true; terms: CouponTerms } | { valid: false };
+/** The answer for a code: its terms, that it is no coupon of ours (invalid_coupon), or that too many were tried (429). */
+export type CouponPreview = { valid: true; terms: CouponTerms } | { valid: false; reason: 'invalid' | 'too_many' };
 
 export async function previewCoupon(couponCode: string): Promise<CouponPreview> {
   const { data, error } = await supabase.functions.invoke('preview-coupon', { body: { couponCode } });
   if (error) {
     const failure = await billingFunctionErrorFrom(error, 'Could not check the coupon');
-    if (failure.code === 'invalid_coupon') return { valid: false };
+    if (failure.code === 'invalid_coupon') return { valid: false, reason: 'invalid' };
+    if (failure.code === 'too_many_requests') return { valid: false, reason: 'too_many' };
     throw failure;
   }
   return { valid: true, terms: couponTermsSchema.parse(data) };

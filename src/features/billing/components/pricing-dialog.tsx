@@ -112,7 +112,7 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
       : couponTerms
         ? { text: C.applied(couponTerms.code, discountText(couponTerms)), tone: 'text-emerald-700' }
         : couponPreview.data?.valid === false
-          ? { text: C.invalid, tone: 'text-red-600' }
+          ? { text: couponPreview.data.reason === 'too_many' ? C.tooMany : C.invalid, tone: 'text-red-600' }
           : couponPreview.isError
             ? { text: C.unavailable, tone: 'text-neutral-500' }
             : null;
