@@ -10,7 +10,7 @@ import type { ApiContext, ApiHandler } from '../http/api-handler.ts';
 import { callerClaims, InvalidJwtError, MissingApiKeyError } from '../http/caller.ts';
 import { jsonNestingExceeds, jsonTooDeepMessage, readBodyText, RequestBodyTooLargeError } from '../http/json-body.ts';
 import { ObjectFiles, ObjectTooLargeError } from './object-files.ts';
-import { renderImage, type RenderOptions } from './image-render.ts';
+import { createRenderCache, RENDER_FORMATS, RENDER_QUALITY, RENDER_WIDTHS, renderImage, type RenderOptions } from './image-render.ts';
 import { StorageHttpError, storageErrors } from './storage-errors.ts';
 import { STORAGE_MAX_OBJECT_BYTES as GLOBAL_SIZE_LIMIT, MULTIPART_OVERHEAD_BYTES } from './storage-limits.ts';
 import { checkUploadedObject, checkUploadName, uploadMaxBytesFor } from './upload-checks.ts';
@@ -274,33 +274,38 @@ export async function createStorageApi(ctx: StorageApiContext): Promise<StorageA
     return new Response(request.method === 'HEAD' ? null : files.read(row.bucket_id, row.version), { status: 200, headers });
   };
 
+  /** The variant asked for, one of those the stack renders (image-render.ts), or a 400 that names what it takes. */
   const renderOptions = (url: URL): RenderOptions => {
-    const number = (key: string) => {
-      const value = url.searchParams.get(key);
-      if (value === null) return undefined;
-      const parsed = Number(value);
-      if (!Number.isInteger(parsed) || parsed < 1 || parsed > 2500) throw storageErrors.badRequest(`Invalid ${key}`);
-      return parsed;
-    };
+    const allowed = `widths ${RENDER_WIDTHS.join(' and ')}, quality ${RENDER_QUALITY}, format ${RENDER_FORMATS.join(' or ')}`;
+    const width = url.searchParams.get('width');
+    if (width !== null && !(RENDER_WIDTHS as readonly number[]).includes(Number(width))) {
+      throw storageErrors.badRequest(`Invalid width: this server renders ${allowed}`);
+    }
+    if (url.searchParams.has('height')) throw storageErrors.badRequest(`Invalid height: this server renders ${allowed}, keeping the aspect`);
+    const quality = url.searchParams.get('quality');
+    if (quality !== null && Number(quality) !== RENDER_QUALITY) throw storageErrors.badRequest(`Invalid quality: this server renders ${allowed}`);
+    const format = url.searchParams.get('format') ?? 'origin';
+    if (!(RENDER_FORMATS as readonly string[]).includes(format)) throw storageErrors.badRequest(`Invalid format: this server renders ${allowed}`);
     const resize = url.searchParams.get('resize') ?? 'cover';
     if (!['cover', 'contain', 'fill'].includes(resize)) throw storageErrors.badRequest('Invalid resize');
-    const format = url.searchParams.get('format') ?? 'origin';
-    if (!['origin', 'avif', 'webp'].includes(format)) throw storageErrors.badRequest('Invalid format');
     return {
-      width: number('width'),
-      height: number('height'),
-      quality: number('quality'),
-      resize: resize as RenderOptions['resize'],
+      width: width === null ? undefined : Number(width),
+      quality: RENDER_QUALITY,
+      // Without a height every fit keeps the aspect: one variant per width and format.
+      resize: 'cover',
       format: format as RenderOptions['format'],
     };
   };
 
+  const renders = createRenderCache();
+
   const serveRendered = async (row: ObjectRow, options: RenderOptions) => {
     const size = await files.size(row.bucket_id, row.version);
     if (size === null) throw storageErrors.objectNotFound();
-    const rendered = await renderImage(files.pathOf(row.bucket_id, row.version), options);
+    const variant = `${options.width ?? 'full'}-${options.format}`;
+    const rendered = await renders.render(`${row.bucket_id}/${row.version}/${variant}`, () => renderImage(files.pathOf(row.bucket_id, row.version), options));
     return new Response(new Uint8Array(rendered.data), {
-      headers: { 'content-type': rendered.contentType, 'cache-control': 'max-age=3600', etag: `"${row.version}-${options.width ?? ''}x${options.height ?? ''}"` },
+      headers: { 'content-type': rendered.contentType, 'cache-control': 'max-age=3600', etag: `"${row.version}-${variant}"` },
     });
   };
 

@@ -156,11 +156,29 @@ describeOnEngines('storage/v1 through supabase-js', (ctx) => {
     expect(await storage.sweep()).toBe(0);
   });
 
-  it('resizes images through render/image', async () => {
-    await (await as(admin)).storage.from('brand-logos').upload('b1/logo.webp', await webp(200, 100), { contentType: 'image/webp' });
-    const response = await storage.handler(new Request(`${TEST_ORIGIN}/storage/v1/render/image/public/brand-logos/b1/logo.webp?width=50&resize=contain&format=webp`));
+  it("renders through render/image only the product's variants (480 and 960 wide, quality 80, WebP or as stored), once each", async () => {
+    await (await as(admin)).storage.from('brand-logos').upload('b1/logo.webp', await webp(1200, 600), { contentType: 'image/webp' });
+    const render = (query: string) => storage.handler(new Request(`${TEST_ORIGIN}/storage/v1/render/image/public/brand-logos/b1/logo.webp?${query}`));
+    const response = await render('width=480&format=webp');
     expect(response.status).toBe(200);
-    expect((await sharp(Buffer.from(await response.arrayBuffer())).metadata()).width).toBe(50);
+    const first = Buffer.from(await response.arrayBuffer());
+    expect(await sharp(first).metadata()).toMatchObject({ width: 480, height: 240, format: 'webp' });
+    const again = Buffer.from(await (await render('width=480&format=webp&quality=80')).arrayBuffer());
+    expect(again.equals(first)).toBe(true);
+    expect((await sharp(Buffer.from(await (await render('width=960')).arrayBuffer())).metadata()).width).toBe(960);
+
+    for (const [query, problem] of [
+      ['width=481', 'Invalid width'],
+      ['width=480&quality=79', 'Invalid quality'],
+      ['width=480&format=avif', 'Invalid format'],
+      ['width=480&height=100', 'Invalid height'],
+    ] as const) {
+      const refused = await render(query);
+      expect(refused.status, query).toBe(400);
+      expect(((await refused.json()) as { message: string }).message).toBe(
+        `${problem}: this server renders widths 480 and 960, quality 80, format origin or webp${problem === 'Invalid height' ? ', keeping the aspect' : ''}`,
+      );
+    }
   });
 
   it('removes the files of a deleted ad from storage and keeps rows and files in agreement', async () => {
