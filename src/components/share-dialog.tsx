@@ -1,6 +1,6 @@
 import { toast } from '../lib/toast.ts';
 import { AD_DETAIL_TEXTS } from '../lib/ad-detail-texts.ts';
-import { TEXTS } from '../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../lib/shell-texts.ts';
 import { Dialog, DialogContent } from './ui/dialog.tsx';
 import { LinkIcon, PhoneIcon, ShareIcon } from './ui/icons.tsx';
 
@@ -49,17 +49,17 @@ export async function writeToClipboard(text: string): Promise<boolean> {
 /** Copies the link with the spec's toasts: 'Link copied' (with the given description) or 'Copy failed'. */
 export async function copyLink(url: string, description: string): Promise<boolean> {
   if (await writeToClipboard(url)) {
-    toast.success(TEXTS.toasts.linkCopied.title, { description });
+    toast.success(SHELL_TEXTS.toasts.linkCopied.title, { description });
     return true;
   }
-  toast.error(TEXTS.toasts.copyFailed.title);
+  toast.error(SHELL_TEXTS.toasts.copyFailed.title);
   return false;
 }
 
 /** The native share sheet where there is one; otherwise the link goes to the clipboard. */
 export async function shareNatively(url: string, title: string): Promise<boolean> {
   if (typeof navigator.share !== 'function') {
-    return copyLink(url, TEXTS.toasts.linkCopied.nativeUnsupported);
+    return copyLink(url, SHELL_TEXTS.toasts.linkCopied.nativeUnsupported);
   }
   try {
     await navigator.share({ url, title });
@@ -67,7 +67,7 @@ export async function shareNatively(url: string, title: string): Promise<boolean
   } catch (error) {
     // Dismissing the share sheet is not a failure.
     if (error instanceof DOMException && error.name === 'AbortError') return false;
-    toast.error(TEXTS.toasts.shareFailed.title, { description: TEXTS.toasts.shareFailed.description });
+    toast.error(SHELL_TEXTS.toasts.shareFailed.title, { description: SHELL_TEXTS.toasts.shareFailed.description });
     return false;
   }
 }

@@ -1,6 +1,6 @@
 /**
- * The texts of the account pages (sign in, sign up, passwords, profile), kept apart from TEXTS
- * (spec-texts.ts) so that the library's first load does not carry them.
+ * The texts of the account pages (sign in, sign up, passwords, profile), kept apart from the texts every page
+ * needs (shell-texts.ts, library-texts.ts) so that the library's first load does not carry them.
  */
 export const ACCOUNT_TEXTS = {
   account: {

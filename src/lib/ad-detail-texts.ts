@@ -1,5 +1,5 @@
 /**
- * The texts of the ad page and of sharing, word for word from the spec, kept apart from TEXTS (spec-texts.ts) so that
+ * The texts of the ad page and of sharing, word for word from the spec, kept apart from the texts every page needs (shell-texts.ts, library-texts.ts) so that
  * the library's first load does not carry them: the ad page and the share dialog are loaded when opened.
  */
 export const AD_DETAIL_TEXTS = {

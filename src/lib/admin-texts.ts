@@ -3,8 +3,8 @@ import { ADMIN_BATCH_MAX, UPLOAD_MAX_BYTES, VIDEO_UPLOAD_MAX_BYTES } from './con
 const thousands = (n: number) => n.toLocaleString('en-US');
 
 /**
- * The admin area's texts (/admin and its sections), kept apart from TEXTS
- * (spec-texts.ts) so that the library's first load does not carry them.
+ * The admin area's texts (/admin and its sections), kept apart from the texts every page
+ * needs (shell-texts.ts, library-texts.ts) so that the library's first load does not carry them.
  */
 export const ADMIN_TEXTS = {
   adminManage: {

@@ -1,4 +1,4 @@
-import { TEXTS } from './spec-texts.ts';
+import { API_ERROR_TEXTS } from './api-error-texts.ts';
 
 /** An error from the backend with its stable code (the SQL functions' `detail`), when it has one. */
 export class ApiError extends Error {
@@ -38,8 +38,8 @@ export function apiErrorFrom(error: PostgrestLikeError): ApiError {
  * The sentence the SPA shows for a failed call: ours for each stable code it
  * knows, else the fallback. Never the server's or a library's own text.
  */
-export function errorTextOf(error: unknown, fallback: string = TEXTS.apiErrors.fallback): string {
+export function errorTextOf(error: unknown, fallback: string = API_ERROR_TEXTS.apiErrors.fallback): string {
   const code = error instanceof ApiError ? error.code : null;
-  const texts: Readonly<Record<string, string>> = TEXTS.apiErrors.byCode;
+  const texts: Readonly<Record<string, string>> = API_ERROR_TEXTS.apiErrors.byCode;
   return (code !== null && Object.hasOwn(texts, code) ? texts[code] : undefined) ?? fallback;
 }

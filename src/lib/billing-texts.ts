@@ -1,6 +1,6 @@
 /**
  * The texts of the plans and the subscription (the pricing dialog, the account's plan, payment and cancelling), word
- * for word from the spec, kept apart from TEXTS (spec-texts.ts) so that the library's first load does not carry them:
+ * for word from the spec, kept apart from the texts every page needs (shell-texts.ts, library-texts.ts) so that the library's first load does not carry them:
  * the pricing dialog and the account page are loaded when opened.
  */
 export const BILLING_TEXTS = {

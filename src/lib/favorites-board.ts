@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { ApiError, apiErrorFrom } from './api-error.ts';
 import { supabase } from './supabase-client.ts';
-import { TEXTS } from './spec-texts.ts';
+import { BOARD_TEXTS } from './board-texts.ts';
 
 const idSchema = z.string().check(z.minLength(1));
 
@@ -26,7 +26,7 @@ export async function ensureFavoritesId(userId: string): Promise<string> {
     .single();
   if (!insert.error && insert.data) return idSchema.parse((insert.data as { id: unknown }).id);
   console.error('Favorites insert failed', insert.error);
-  throw insert.error ? new ApiError(TEXTS.boards.favoritesFailed, apiErrorFrom(insert.error).code) : new ApiError(TEXTS.boards.favoritesFailed);
+  throw insert.error ? new ApiError(BOARD_TEXTS.boards.favoritesFailed, apiErrorFrom(insert.error).code) : new ApiError(BOARD_TEXTS.boards.favoritesFailed);
 }
 
 /** One Favorites id in the cache for the add-to-board panel, the ad detail's heart and the Favorites page. */

@@ -1,7 +1,7 @@
 import type { CSSProperties, ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { SIDEBAR_COLLAPSED_WIDTH_PX, SIDEBAR_WIDTH_PX } from '../../lib/constants.ts';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../lib/shell-texts.ts';
 import { useSidebarState } from '../../features/shell/hooks/use-sidebar-state.ts';
 import { AppSidebar } from './app-sidebar.tsx';
 import { MobileDrawer } from './mobile-drawer.tsx';
@@ -46,7 +46,7 @@ export function AppShell({ children, bottomInset = false }: { children: ReactNod
               <button
                 type="button"
                 onClick={() => sidebar.setDrawerOpen(true)}
-                aria-label={TEXTS.shell.openMenu}
+                aria-label={SHELL_TEXTS.shell.openMenu}
                 aria-expanded={sidebar.drawerOpen}
                 aria-haspopup="dialog"
                 className={`${iconButton} -ml-2`}
@@ -57,10 +57,10 @@ export function AppShell({ children, bottomInset = false }: { children: ReactNod
               <button
                 type="button"
                 onClick={() => sidebar.setOpen(!sidebar.open)}
-                aria-label={TEXTS.shell.toggleSidebar}
+                aria-label={SHELL_TEXTS.shell.toggleSidebar}
                 aria-controls={SIDEBAR_ID}
                 aria-expanded={sidebar.open}
-                title={`${TEXTS.shell.toggleSidebar} (Ctrl+B)`}
+                title={`${SHELL_TEXTS.shell.toggleSidebar} (Ctrl+B)`}
                 className={`${iconButton} -ml-2`}
               >
                 <PanelLeftIcon className="h-5 w-5" />

@@ -3,7 +3,7 @@ import { Link, NavLink } from 'react-router-dom';
 import { GiftIcon, HeartIcon, MessageIcon, SparkIcon } from '../../components/ui/icons.tsx';
 import { env } from '../../lib/env.ts';
 import { useSession } from '../../lib/auth-session.tsx';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../lib/shell-texts.ts';
 import { ProfileAvatar } from '../../features/auth/components/profile-avatar.tsx';
 import { profileIdentityOf } from '../../features/auth/hooks/profile-identity.ts';
 import { useSignOut } from '../../features/auth/hooks/use-sign-out.ts';
@@ -98,7 +98,7 @@ export function AppSidebar({ collapsed, variant }: AppSidebarProps) {
   const isAdmin = useIsAdmin(user?.id ?? null);
   const identity = profileIdentityOf(user);
   const showUpgrade = entitlement.entitlementLoaded && entitlement.isAuthenticated && !entitlement.isSubscribed;
-  const T = TEXTS.shell;
+  const T = SHELL_TEXTS.shell;
 
   return (
     <div className="flex h-full min-h-0 flex-col">

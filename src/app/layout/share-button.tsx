@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { ShareIcon } from '../../components/ui/icons.tsx';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../lib/shell-texts.ts';
 
 /** The Share dialog is a chunk of its own, fetched the first time it opens. */
 const ShareDialog = lazy(() => import('../../components/share-dialog.tsx').then((module) => ({ default: module.ShareDialog })));
@@ -22,13 +22,13 @@ export function ShareButton({ variant = 'icon', className = '' }: { variant?: 'i
   return (
     <>
       {variant === 'icon' ? (
-        <button type="button" onClick={open} aria-label={TEXTS.header.share} title={TEXTS.header.share} className={`${iconClasses} ${className}`}>
+        <button type="button" onClick={open} aria-label={SHELL_TEXTS.header.share} title={SHELL_TEXTS.header.share} className={`${iconClasses} ${className}`}>
           <ShareIcon className="h-[18px] w-[18px]" />
         </button>
       ) : (
         <button type="button" onClick={open} className={className}>
           <ShareIcon className="h-[18px] w-[18px] shrink-0 text-neutral-500" />
-          <span>{TEXTS.header.share}</span>
+          <span>{SHELL_TEXTS.header.share}</span>
         </button>
       )}
       {wanted && (
@@ -40,7 +40,7 @@ export function ShareButton({ variant = 'icon', className = '' }: { variant?: 'i
             }}
             url={url ?? ''}
             title={document.title}
-            copiedDescription={TEXTS.toasts.linkCopied.pageDescription}
+            copiedDescription={SHELL_TEXTS.toasts.linkCopied.pageDescription}
           />
         </Suspense>
       )}

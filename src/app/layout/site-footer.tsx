@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { env } from '../../lib/env.ts';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../lib/shell-texts.ts';
 
 /** The footer of every non-auth page: Terms, Privacy and a mail link to us. */
 export function SiteFooter() {
@@ -10,13 +10,13 @@ export function SiteFooter() {
         <p>© {new Date().getFullYear()} Obyect</p>
         <nav aria-label="Footer" className="flex items-center gap-5">
           <Link to="/terms" className="rounded hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950">
-            {TEXTS.footer.terms}
+            {SHELL_TEXTS.footer.terms}
           </Link>
           <Link to="/privacy" className="rounded hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950">
-            {TEXTS.footer.privacy}
+            {SHELL_TEXTS.footer.privacy}
           </Link>
           <a href={`mailto:${env.contactEmail}`} className="rounded hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950">
-            {TEXTS.footer.contact}
+            {SHELL_TEXTS.footer.contact}
           </a>
         </nav>
       </div>

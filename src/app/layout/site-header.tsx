@@ -3,7 +3,7 @@ import { Link, NavLink, useLocation } from 'react-router-dom';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { HeartIcon, SparkIcon } from '../../components/ui/icons.tsx';
 import { useSession } from '../../lib/auth-session.tsx';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../lib/shell-texts.ts';
 import { useSignOut } from '../../features/auth/hooks/use-sign-out.ts';
 import { useEntitlement } from '../../features/billing/hooks/use-entitlement.tsx';
 import { useUpgradeFlow } from '../../features/billing/hooks/use-upgrade-flow.ts';
@@ -45,7 +45,7 @@ export function SiteHeader() {
         <button
           type="button"
           onClick={() => setMenuOpen(true)}
-          aria-label={TEXTS.shell.openMenu}
+          aria-label={SHELL_TEXTS.shell.openMenu}
           aria-expanded={menuOpen}
           aria-haspopup="dialog"
           className="-ml-2 inline-flex h-9 w-9 items-center justify-center rounded-lg text-neutral-600 hover:bg-neutral-100 hover:text-neutral-950 focus-visible:outline-2 focus-visible:outline-neutral-950 md:hidden"
@@ -56,19 +56,19 @@ export function SiteHeader() {
           <img src="/favicon.svg" alt="" className="h-7 w-7" />
           <span className="text-[17px] font-bold tracking-tight">obyect</span>
         </Link>
-        <nav aria-label={TEXTS.shell.primaryNavigation} className="hidden items-center gap-1 md:flex">
+        <nav aria-label={SHELL_TEXTS.shell.primaryNavigation} className="hidden items-center gap-1 md:flex">
           <NavLink to="/library" className={navLink}>
-            {TEXTS.header.library}
+            {SHELL_TEXTS.header.library}
           </NavLink>
           <NavLink to="/favorites" className={navLink}>
-            {TEXTS.header.favorites}
+            {SHELL_TEXTS.header.favorites}
           </NavLink>
         </nav>
         <div className="ml-auto flex items-center gap-1.5 sm:gap-2">
           {showUpgrade && (
             <Button size="sm" onClick={startUpgrade} className="hidden sm:inline-flex">
               <SparkIcon className="h-3.5 w-3.5 text-amber-300" />
-              {TEXTS.header.upgradePlan}
+              {SHELL_TEXTS.header.upgradePlan}
             </Button>
           )}
           <ShareButton className="hidden md:inline-flex" />
@@ -77,10 +77,10 @@ export function SiteHeader() {
           ) : (
             <>
               <Link to="/auth/signin" className={buttonClasses('ghost', 'sm', 'hidden sm:inline-flex')}>
-                {TEXTS.header.login}
+                {SHELL_TEXTS.header.login}
               </Link>
               <Link to="/auth/signup" className={buttonClasses('primary', 'sm')}>
-                {TEXTS.header.signUp}
+                {SHELL_TEXTS.header.signUp}
               </Link>
             </>
           )}
@@ -93,39 +93,39 @@ export function SiteHeader() {
             <span className="text-lg font-bold tracking-tight">obyect</span>
           </Link>
         </div>
-        <nav aria-label={TEXTS.shell.menuTitle} className="flex-1 space-y-0.5 overflow-y-auto px-3 pb-3">
+        <nav aria-label={SHELL_TEXTS.shell.menuTitle} className="flex-1 space-y-0.5 overflow-y-auto px-3 pb-3">
           <NavLink to="/library" className={menuRow}>
             <LibraryIcon className="h-[18px] w-[18px]" />
-            {TEXTS.header.library}
+            {SHELL_TEXTS.header.library}
           </NavLink>
           <NavLink to="/favorites" className={menuRow}>
             <HeartIcon className="h-[18px] w-[18px]" />
-            {TEXTS.header.favorites}
+            {SHELL_TEXTS.header.favorites}
           </NavLink>
           {showUpgrade && (
             <button type="button" onClick={startUpgrade} className={menuRow({ isActive: false })}>
               <SparkIcon className="h-[18px] w-[18px] text-amber-500" />
-              {TEXTS.header.upgradePlan}
+              {SHELL_TEXTS.header.upgradePlan}
             </button>
           )}
           {session ? (
             <>
               <NavLink to="/profile" className={menuRow}>
                 <UserIcon className="h-[18px] w-[18px]" />
-                {TEXTS.header.profileSettings}
+                {SHELL_TEXTS.header.profileSettings}
               </NavLink>
               <button type="button" onClick={() => void logout()} className={menuRow({ isActive: false })}>
                 <LogoutIcon className="h-[18px] w-[18px]" />
-                {TEXTS.header.logout}
+                {SHELL_TEXTS.header.logout}
               </button>
             </>
           ) : (
             <div className="flex gap-2 pt-3">
               <Link to="/auth/signin" className={buttonClasses('outline', 'md', 'flex-1')}>
-                {TEXTS.header.login}
+                {SHELL_TEXTS.header.login}
               </Link>
               <Link to="/auth/signup" className={buttonClasses('primary', 'md', 'flex-1')}>
-                {TEXTS.header.signUp}
+                {SHELL_TEXTS.header.signUp}
               </Link>
             </div>
           )}

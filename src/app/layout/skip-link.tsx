@@ -1,5 +1,5 @@
 import type { MouseEvent } from 'react';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../lib/shell-texts.ts';
 
 /** The id the skip link points at, given to the page's main region when the link is followed. */
 export const MAIN_CONTENT_ID = 'main-content';
@@ -39,7 +39,7 @@ export function SkipLink() {
       data-testid="skip-link"
       className="fixed top-3 left-3 z-[100] -translate-y-[200%] rounded-lg bg-neutral-950 px-4 py-2.5 text-sm font-semibold text-white shadow-lg focus:translate-y-0 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-amber-400"
     >
-      {TEXTS.shell.skipToContent}
+      {SHELL_TEXTS.shell.skipToContent}
     </a>
   );
 }

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { Popover } from '../../components/ui/popover.tsx';
 import { useSession } from '../../lib/auth-session.tsx';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../lib/shell-texts.ts';
 import { ProfileAvatar } from '../../features/auth/components/profile-avatar.tsx';
 import { profileIdentityOf } from '../../features/auth/hooks/profile-identity.ts';
 import { useSignOut } from '../../features/auth/hooks/use-sign-out.ts';
@@ -32,10 +32,10 @@ export function UserMenu() {
         <p className="truncate text-xs text-neutral-600">{user?.email}</p>
       </div>
       <Link to="/profile" className={item}>
-        {TEXTS.header.profileSettings}
+        {SHELL_TEXTS.header.profileSettings}
       </Link>
       <button type="button" onClick={() => void logout()} className={item}>
-        {TEXTS.header.logout}
+        {SHELL_TEXTS.header.logout}
       </button>
     </Popover>
   );

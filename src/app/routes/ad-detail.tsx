@@ -9,7 +9,8 @@ import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useSession } from '../../lib/auth-session.tsx';
 import { signInWithNextPath, signUpWithNextPath } from '../../lib/auth-redirects.ts';
 import { AD_DETAIL_TEXTS } from '../../lib/ad-detail-texts.ts';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../lib/ad-card-texts.ts';
+import { SHELL_TEXTS } from '../../lib/shell-texts.ts';
 import { AdGateModal } from '../../features/ad-gate/components/ad-gate-modal.tsx';
 import { useAdViewGate } from '../../features/ad-gate/hooks/use-ad-view-gate.ts';
 import { adQueryOptions, useAd } from '../../features/ad-detail/api/get-ad.ts';
@@ -57,14 +58,14 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
   const favorite = useFavorite(id, session?.user.id ?? null);
   const downloadOriginal = useDownloadOriginal();
 
-  const brandName = ad ? (ad.brand_name ?? TEXTS.adCard.unknownBrand) : null;
+  const brandName = ad ? (ad.brand_name ?? AD_CARD_TEXTS.adCard.unknownBrand) : null;
   useDocumentTitle(
     brandName ? AD_DETAIL_TEXTS.adDetail.documentTitle(brandName) : AD_DETAIL_TEXTS.adDetail.fallbackDocumentTitle,
     brandName ? `A ${brandName} ad creative${ad?.category_name ? ` (${ad.category_name})` : ''} in Obyect's library of winning direct-to-consumer ads.` : undefined,
   );
 
   useEffect(() => {
-    if (ad === null) toast.error(TEXTS.toasts.notFound.title, { id: 'ad-not-found', description: TEXTS.toasts.notFound.description });
+    if (ad === null) toast.error(SHELL_TEXTS.toasts.notFound.title, { id: 'ad-not-found', description: SHELL_TEXTS.toasts.notFound.description });
   }, [ad]);
 
   // The neighbours' data is fetched ahead, so moving through ads shows them at once.
@@ -188,8 +189,8 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
         open={shareOpen}
         onOpenChange={setShareOpen}
         url={`${window.location.origin}/ads/${id}`}
-        title={ad ? `${ad.brand_name ?? TEXTS.adCard.unknownBrand} ad` : 'Ad'}
-        copiedDescription={TEXTS.toasts.linkCopied.adDescription}
+        title={ad ? `${ad.brand_name ?? AD_CARD_TEXTS.adCard.unknownBrand} ad` : 'Ad'}
+        copiedDescription={SHELL_TEXTS.toasts.linkCopied.adDescription}
       />
       <AdGateModal
         open={gate.isOpen}

@@ -1,7 +1,7 @@
 import { Link, useNavigate } from 'react-router-dom';
 import { buttonClasses } from '../../components/ui/button.tsx';
 import { useSession } from '../../lib/auth-session.tsx';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
 import { useUpgradeFlow } from '../../features/billing/hooks/use-upgrade-flow.ts';
 import { useCatalog } from '../../features/library/api/get-catalog.ts';
 import { ExclusiveAccessDialog } from '../../features/themed-boards/components/exclusive-access-dialog.tsx';
@@ -24,9 +24,9 @@ export function BlackFridayPage() {
 
   const blocked = anonymous ? (
     <div className="flex flex-col items-center gap-4 rounded-2xl border border-dashed border-neutral-300 bg-white px-6 py-16 text-center">
-      <p className="max-w-md text-[15px] text-neutral-600">{TEXTS.blackFridayDialog.body}</p>
+      <p className="max-w-md text-[15px] text-neutral-600">{LIBRARY_TEXTS.blackFridayDialog.body}</p>
       <Link to="/auth/signup" className={buttonClasses('primary', 'md')}>
-        {TEXTS.blackFridayDialog.confirm}
+        {LIBRARY_TEXTS.blackFridayDialog.confirm}
       </Link>
       <ExclusiveAccessDialog open onCancel={() => navigate('/library')} onGetAccess={() => navigate('/auth/signup')} />
     </div>

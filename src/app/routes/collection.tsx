@@ -9,7 +9,8 @@ import { ErrorBoundary } from '../../components/ui/error-boundary.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import type { Ad } from '../../lib/ad-schema.ts';
 import { useSession } from '../../lib/auth-session.tsx';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { BOARD_TEXTS } from '../../lib/board-texts.ts';
+import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
 import { useUpgradeFlow } from '../../features/billing/hooks/use-upgrade-flow.ts';
 import { useRemoveFromBoard } from '../../features/boards/api/list-collection-ads.ts';
 import { useBoards } from '../../features/boards/api/list-boards.ts';
@@ -17,7 +18,7 @@ import { BoardHeader } from '../../features/boards/components/board-header.tsx';
 import { useBoardAds } from '../../features/boards/hooks/use-board-ads.ts';
 import { SiteLayout } from '../layout/site-layout.tsx';
 
-const T = TEXTS.boards.collectionPage;
+const T = BOARD_TEXTS.boards.collectionPage;
 
 function BoardNotFound() {
   return (
@@ -75,7 +76,7 @@ export function CollectionPage() {
           ) : (
             <div className="mb-6 h-10 w-48 animate-pulse rounded-lg bg-neutral-200" aria-hidden="true" />
           )}
-          <ErrorBoundary fallback={<p className="py-20 text-center text-neutral-600">{TEXTS.library.renderError}</p>}>
+          <ErrorBoundary fallback={<p className="py-20 text-center text-neutral-600">{LIBRARY_TEXTS.library.renderError}</p>}>
             <AdGrid
               {...gridProps}
               status={board ? gridProps.status : 'pending'}

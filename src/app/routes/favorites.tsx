@@ -3,13 +3,14 @@ import { ErrorBoundary } from '../../components/ui/error-boundary.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { useSession } from '../../lib/auth-session.tsx';
 import { FAVORITES_SKELETONS } from '../../lib/constants.ts';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { BOARD_TEXTS } from '../../lib/board-texts.ts';
+import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
 import { useUpgradeFlow } from '../../features/billing/hooks/use-upgrade-flow.ts';
 import { useFavoritesBoardId } from '../../lib/favorites-board.ts';
 import { useBoardAds } from '../../features/boards/hooks/use-board-ads.ts';
 import { SiteLayout } from '../layout/site-layout.tsx';
 
-const T = TEXTS.boards.favoritesPage;
+const T = BOARD_TEXTS.boards.favoritesPage;
 
 /** /favorites: the ads in the user's Favorites board, newest saved first; never a delete button. */
 export function FavoritesPage() {
@@ -27,7 +28,7 @@ export function FavoritesPage() {
           <h1 className="text-2xl font-bold tracking-tight text-neutral-950 sm:text-[32px]">{T.heading}</h1>
           <p className="mt-1 text-[15px] text-neutral-500">{T.text}</p>
         </div>
-        <ErrorBoundary fallback={<p className="py-20 text-center text-neutral-600">{TEXTS.library.renderError}</p>}>
+        <ErrorBoundary fallback={<p className="py-20 text-center text-neutral-600">{LIBRARY_TEXTS.library.renderError}</p>}>
           <AdGrid
             {...gridProps}
             status={status}

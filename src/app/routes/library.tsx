@@ -7,7 +7,8 @@ import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import type { Ad } from '../../lib/ad-schema.ts';
 import { useSession } from '../../lib/auth-session.tsx';
 import { signInWithNextPath } from '../../lib/auth-redirects.ts';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
+import { SHELL_TEXTS } from '../../lib/shell-texts.ts';
 import { useEntitlement } from '../../features/billing/hooks/use-entitlement.tsx';
 import { usePricingDialog } from '../../features/billing/hooks/use-pricing-dialog.tsx';
 import { useUpgradeFlow } from '../../features/billing/hooks/use-upgrade-flow.ts';
@@ -31,7 +32,7 @@ export interface LibraryPageProps {
 
 /** /library: the filtered, infinitely scrolling grid of ads, with the paywall decided by the server. */
 export function LibraryPage({ onAddToBoard, renderAddToBoard }: LibraryPageProps) {
-  useDocumentTitle(TEXTS.library.documentTitle);
+  useDocumentTitle(LIBRARY_TEXTS.library.documentTitle);
   const { session, user } = useSession();
   const entitlement = useEntitlement();
   const { openPricing } = usePricingDialog();
@@ -48,9 +49,9 @@ export function LibraryPage({ onAddToBoard, renderAddToBoard }: LibraryPageProps
 
   useEffect(() => {
     if (!list.error) return;
-    toast.error(TEXTS.toasts.loadFailed.title, {
+    toast.error(SHELL_TEXTS.toasts.loadFailed.title, {
       id: 'library-load-failed',
-      description: list.isFetchNextPageError ? TEXTS.toasts.loadFailed.moreDescription : errorTextOf(list.error, TEXTS.toasts.loadFailed.description),
+      description: list.isFetchNextPageError ? SHELL_TEXTS.toasts.loadFailed.moreDescription : errorTextOf(list.error, SHELL_TEXTS.toasts.loadFailed.description),
     });
   }, [list.error, list.isFetchNextPageError]);
 
@@ -73,13 +74,13 @@ export function LibraryPage({ onAddToBoard, renderAddToBoard }: LibraryPageProps
     <SiteLayout bottomInset={showBottomBar}>
       <main className="mx-auto max-w-[1600px] px-4 pt-6 pb-12 sm:px-6 sm:pt-8 lg:px-8">
         <div className="mb-3 flex items-center justify-between gap-3 sm:mb-5">
-          <h1 className="min-w-0 text-2xl font-bold tracking-tight text-neutral-950 sm:text-[32px]">{TEXTS.library.heading}</h1>
+          <h1 className="min-w-0 text-2xl font-bold tracking-tight text-neutral-950 sm:text-[32px]">{LIBRARY_TEXTS.library.heading}</h1>
           <BlackFridayButton />
         </div>
         <div className="sticky top-14 z-20 -mx-4 mb-4 bg-neutral-50 px-4 py-2.5 sm:mb-5 sm:py-3 sm:top-16 sm:-mx-6 sm:px-6 lg:-mx-8 lg:px-8">
           <LibraryToolbar state={filterState} />
         </div>
-        <ErrorBoundary fallback={<p className="py-20 text-center text-neutral-600">{TEXTS.library.renderError}</p>}>
+        <ErrorBoundary fallback={<p className="py-20 text-center text-neutral-600">{LIBRARY_TEXTS.library.renderError}</p>}>
           <AdGrid
             ads={ads}
             status={status}
@@ -88,8 +89,8 @@ export function LibraryPage({ onAddToBoard, renderAddToBoard }: LibraryPageProps
             onLoadMore={loadMore}
             loadMoreFailed={list.isFetchNextPageError}
             onRetry={() => void list.refetch()}
-            emptyText={TEXTS.library.empty}
-            errorText={TEXTS.library.loadError}
+            emptyText={LIBRARY_TEXTS.library.empty}
+            errorText={LIBRARY_TEXTS.library.loadError}
             onLockedClick={startUpgrade}
             onAddToBoard={addToBoard}
             renderAddToBoard={session ? renderAddToBoard : undefined}

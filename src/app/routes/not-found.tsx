@@ -2,13 +2,13 @@ import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { buttonClasses } from '../../components/ui/button.tsx';
 import { usePageMetadata } from '../../hooks/use-document-title.ts';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../lib/shell-texts.ts';
 import { SiteLayout } from '../layout/site-layout.tsx';
 
 /** Any path without a page: 'Oops! Page not found' and the way home. */
 export function NotFoundPage() {
   const location = useLocation();
-  const T = TEXTS.notFound;
+  const T = SHELL_TEXTS.notFound;
   usePageMetadata({ title: T.documentTitle, description: T.description });
   useEffect(() => {
     // A warning, not an error: a mistyped address is the visitor's, not a fault of the app.

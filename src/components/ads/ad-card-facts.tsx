@@ -2,10 +2,10 @@ import type { ComponentType, SVGProps } from 'react';
 import type { Ad } from '../../lib/ad-schema.ts';
 import type { AdPlatform } from '../../lib/ad-fact-values.ts';
 import { runningDays } from '../../lib/calendar-days.ts';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../lib/ad-card-texts.ts';
 import { GoogleIcon, InstagramIcon, MetaIcon, PinterestIcon, SnapchatIcon, TikTokIcon, YouTubeIcon } from '../ui/icons.tsx';
 
-const T = TEXTS.adFacts;
+const T = AD_CARD_TEXTS.adFacts;
 
 const platformIcons: Record<AdPlatform, ComponentType<SVGProps<SVGSVGElement>>> = {
   meta: MetaIcon,

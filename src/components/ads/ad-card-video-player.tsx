@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { adImageUrl } from '../../lib/image-urls.ts';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../lib/ad-card-texts.ts';
 
 /** The one card video playing at a time: a new one stops the one before. */
 let playing: { owner: symbol; stop: () => void } | null = null;
@@ -113,7 +113,7 @@ export default function AdCardVideo({ url }: { url: string }) {
       )}
       {failed && (
         <p role="status" className="absolute inset-x-2 bottom-2 rounded-lg bg-neutral-950/80 px-2 py-1 text-center text-[11px] font-medium text-white">
-          {TEXTS.adVideo.playFailed}
+          {AD_CARD_TEXTS.adVideo.playFailed}
         </p>
       )}
     </div>

@@ -1,5 +1,5 @@
 import { videoDurationLabel } from '../../lib/ad-schema.ts';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../lib/ad-card-texts.ts';
 
 /** The video's length over the top right corner of the image, locked or clear: part of the image box, so nothing moves. */
 export function VideoDurationBadge({ ms }: { ms: number }) {
@@ -7,7 +7,7 @@ export function VideoDurationBadge({ ms }: { ms: number }) {
   return (
     <span
       data-testid="video-duration"
-      aria-label={TEXTS.adCard.videoLength(label)}
+      aria-label={AD_CARD_TEXTS.adCard.videoLength(label)}
       className="pointer-events-none absolute top-2 right-2 z-[1] inline-flex h-6 items-center gap-1 rounded-full bg-neutral-950/75 px-2 text-[11px] font-semibold text-white tabular-nums"
     >
       <svg viewBox="0 0 12 12" className="h-2.5 w-2.5" fill="currentColor" aria-hidden="true">

@@ -1,7 +1,7 @@
 import { lazy, memo, Suspense, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { isClear, playableVideoUrl, type Ad } from '../../lib/ad-schema.ts';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../lib/ad-card-texts.ts';
 import { BookmarkPlusIcon, LockIcon, TrashIcon } from '../ui/icons.tsx';
 import { useAddToBoardSlot } from './add-to-board-slot.tsx';
 import { AdCardFacts } from './ad-card-facts.tsx';
@@ -42,11 +42,11 @@ const iconButton =
  * upgrade flow when locked. Memoised: scrolling the virtual grid re-renders the
  * grid, and the cards that stay in view keep their props.
  */
-export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onLockedClick, onAddToBoard, renderAddToBoard, onDelete, deleteLabel = TEXTS.adCard.delete }: AdCardProps) {
+export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onLockedClick, onAddToBoard, renderAddToBoard, onDelete, deleteLabel = AD_CARD_TEXTS.adCard.delete }: AdCardProps) {
   const location = useLocation();
   const slot = useAddToBoardSlot();
-  const brand = ad.brand_name ?? TEXTS.adCard.unknownBrand;
-  const category = ad.category_name ?? TEXTS.adCard.unknownCategory;
+  const brand = ad.brand_name ?? AD_CARD_TEXTS.adCard.unknownBrand;
+  const category = ad.category_name ?? AD_CARD_TEXTS.adCard.unknownCategory;
   const clear = isClear(ad);
   const videoUrl = playableVideoUrl(ad);
   const overlay =
@@ -80,7 +80,7 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
         ) : slot ? (
           slot(ad, 'card')
         ) : (
-          <button type="button" className={iconButton} aria-label={TEXTS.adCard.addToBoard} title={TEXTS.adCard.addToBoard} onClick={() => onAddToBoard?.(ad)}>
+          <button type="button" className={iconButton} aria-label={AD_CARD_TEXTS.adCard.addToBoard} title={AD_CARD_TEXTS.adCard.addToBoard} onClick={() => onAddToBoard?.(ad)}>
             <BookmarkPlusIcon className="h-[18px] w-[18px]" />
           </button>
         )}
@@ -102,7 +102,7 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
           state={{ backgroundLocation: location }}
           preventScrollReset
           data-card-primary=""
-          aria-label={TEXTS.adCard.open(brand)}
+          aria-label={AD_CARD_TEXTS.adCard.open(brand)}
           className="block focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-neutral-950"
         >
           {image}
@@ -112,7 +112,7 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
           type="button"
           onClick={() => onLockedClick(ad)}
           data-card-primary=""
-          aria-label={TEXTS.adCard.lockedLabel(brand)}
+          aria-label={AD_CARD_TEXTS.adCard.lockedLabel(brand)}
           className="relative block w-full cursor-pointer text-left focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-neutral-950"
         >
           {image}
@@ -121,7 +121,7 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
               <LockIcon className="h-5 w-5" />
             </span>
             <span className="rounded-full bg-neutral-950/80 px-3 py-1 text-xs font-semibold text-white shadow-sm">
-              {TEXTS.adCard.locked}
+              {AD_CARD_TEXTS.adCard.locked}
             </span>
           </span>
         </button>

@@ -1,7 +1,7 @@
 import { useDeferredValue, useMemo, type ReactNode } from 'react';
 import type { Ad } from '../../lib/ad-schema.ts';
 import { EAGER_ROW_MAX_COLUMNS, GRID_BREAKPOINTS, GRID_SKELETONS } from '../../lib/constants.ts';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
 import { useGridColumns } from '../../hooks/use-grid-columns.ts';
 import { useInfiniteScrollSentinel } from '../../hooks/use-infinite-scroll-sentinel.ts';
 import { Button } from '../ui/button.tsx';
@@ -99,7 +99,7 @@ export function AdGrid({ ads: latestAds, status: latestStatus, hasNextPage, isFe
         <p className="text-[15px] text-neutral-600">{status === 'error' ? (errorText ?? emptyText) : emptyText}</p>
         {status === 'error' && onRetry && (
           <Button variant="outline" onClick={onRetry}>
-            {TEXTS.library.tryAgain}
+            {LIBRARY_TEXTS.library.tryAgain}
           </Button>
         )}
       </div>
@@ -121,19 +121,19 @@ export function AdGrid({ ads: latestAds, status: latestStatus, hasNextPage, isFe
       {isFetchingNextPage && (
         <p role="status" className="flex items-center justify-center gap-2 py-8 text-sm text-neutral-500">
           <span className="h-4 w-4 animate-spin rounded-full border-2 border-neutral-300 border-t-neutral-900" />
-          {TEXTS.library.loadingMore}
+          {LIBRARY_TEXTS.library.loadingMore}
         </p>
       )}
       {loadMoreFailed && !isFetchingNextPage && (
         <div className="flex justify-center py-8">
           <Button variant="outline" onClick={onLoadMore}>
-            {TEXTS.library.tryAgain}
+            {LIBRARY_TEXTS.library.tryAgain}
           </Button>
         </div>
       )}
       {!hasNextPage && (
         <p data-testid="list-end" className="py-10 text-center text-sm text-neutral-500">
-          {TEXTS.library.end}
+          {LIBRARY_TEXTS.library.end}
         </p>
       )}
     </div>

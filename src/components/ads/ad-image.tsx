@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { isClear, type Ad } from '../../lib/ad-schema.ts';
 import { adImageUrl } from '../../lib/image-urls.ts';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../lib/ad-card-texts.ts';
 import { thumbhashPlaceholder } from './thumbhash-placeholder.ts';
 
 interface AdImageProps {
@@ -26,7 +26,7 @@ interface AdImageProps {
  */
 export function AdImage({ ad, sizes, fallbackWidth, eager = false, highPriority = false, className = '', overlay }: AdImageProps) {
   const placeholder = thumbhashPlaceholder(ad.thumbhash, eager);
-  const brand = ad.brand_name ?? TEXTS.adCard.unknownBrand;
+  const brand = ad.brand_name ?? AD_CARD_TEXTS.adCard.unknownBrand;
 
   return (
     <div

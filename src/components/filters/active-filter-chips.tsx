@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
 import { CloseIcon } from '../ui/icons.tsx';
 import type { ActiveFilter } from './filter-model.ts';
 
@@ -13,7 +13,7 @@ interface ActiveFilterChipsProps {
 /** Each active filter as a chip that removes it, and 'Clear all' once there are two or more. */
 export function ActiveFilterChips({ active, onClearAll, leading }: ActiveFilterChipsProps) {
   if (active.length === 0) return leading ? <div className="flex">{leading}</div> : null;
-  const T = TEXTS.filters;
+  const T = LIBRARY_TEXTS.filters;
   return (
     <ul aria-label={T.activeFilters} className="flex min-w-0 flex-wrap items-center gap-2">
       {leading && <li className="flex">{leading}</li>}

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useDebouncedValue } from '../../hooks/use-debounced-value.ts';
 import { DATE_RANGES, SEARCH_DEBOUNCE_MS, SEARCH_MAX_LENGTH } from '../../lib/constants.ts';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
 import { CalendarIcon, CheckIcon, ChevronDownIcon, SearchIcon, TagIcon } from '../ui/icons.tsx';
 import { Popover } from '../ui/popover.tsx';
 import { Select } from '../ui/select.tsx';
@@ -23,14 +23,14 @@ export function SearchBox({ search, onSearch, className = '' }: { search: string
 
   return (
     <label className={`relative flex items-center ${className}`}>
-      <span className="sr-only">{TEXTS.filters.search}</span>
+      <span className="sr-only">{LIBRARY_TEXTS.filters.search}</span>
       <SearchIcon className="pointer-events-none absolute left-3.5 h-[18px] w-[18px] text-neutral-400" />
       <input
         type="search"
         value={text}
         maxLength={SEARCH_MAX_LENGTH}
         onChange={(event) => setText(event.target.value)}
-        placeholder={TEXTS.library.searchPlaceholder}
+        placeholder={LIBRARY_TEXTS.library.searchPlaceholder}
         className="h-11 w-full rounded-xl border border-neutral-200 bg-white pr-3 pl-10 text-[15px] text-neutral-950 shadow-[0_1px_2px_rgba(0,0,0,0.04)] transition-colors placeholder:text-neutral-500 hover:border-neutral-300 focus:border-neutral-950 focus:outline-none sm:h-10 sm:text-sm"
       />
     </label>
@@ -82,7 +82,7 @@ export function DateSelect({ filter, inSheet = false }: { filter: DateFilter; in
   const select = (
     <Select
       id={inSheet ? id : undefined}
-      aria-label={inSheet ? undefined : TEXTS.filters.date}
+      aria-label={inSheet ? undefined : LIBRARY_TEXTS.filters.date}
       icon={<CalendarIcon className="h-4 w-4" />}
       active={filter.value !== 'all'}
       className={inSheet ? FULL_WIDTH_SELECT : ''}
@@ -91,7 +91,7 @@ export function DateSelect({ filter, inSheet = false }: { filter: DateFilter; in
     >
       {DATE_RANGES.map((range) => (
         <option key={range} value={range}>
-          {TEXTS.library.dateRanges[range]}
+          {LIBRARY_TEXTS.library.dateRanges[range]}
         </option>
       ))}
     </Select>
@@ -100,7 +100,7 @@ export function DateSelect({ filter, inSheet = false }: { filter: DateFilter; in
   return (
     <div className="space-y-1.5">
       <label htmlFor={id} className="block text-sm font-semibold text-neutral-900">
-        {TEXTS.filters.date}
+        {LIBRARY_TEXTS.filters.date}
       </label>
       {select}
     </div>
@@ -206,12 +206,12 @@ function ChecklistToggles({ filter, label, emptyText }: ChecklistProps) {
 
 /** The toolbar's tag filter: a pill opening a list of tags to tick, at most `max` of them. */
 export function TagPicker({ filter }: { filter: TagsFilter }) {
-  return <ChecklistPicker filter={filter} label={TEXTS.library.tags} icon={<TagIcon className="h-4 w-4" />} emptyText={TEXTS.library.noTags} />;
+  return <ChecklistPicker filter={filter} label={LIBRARY_TEXTS.library.tags} icon={<TagIcon className="h-4 w-4" />} emptyText={LIBRARY_TEXTS.library.noTags} />;
 }
 
 /** The sheet's tag filter: every tag a toggle button, wrapping. */
 export function TagToggles({ filter }: { filter: TagsFilter }) {
-  return <ChecklistToggles filter={filter} label={TEXTS.library.tags} emptyText={TEXTS.library.noTags} />;
+  return <ChecklistToggles filter={filter} label={LIBRARY_TEXTS.library.tags} emptyText={LIBRARY_TEXTS.library.noTags} />;
 }
 
 /** The platforms: a pill opening a checklist in the toolbar, toggles in the sheet. */
@@ -240,14 +240,14 @@ export function SortSelect({ control, inSheet = false }: { control: SortControl;
   const select = (
     <Select
       id={inSheet ? id : undefined}
-      aria-label={inSheet ? undefined : TEXTS.filters.sort}
+      aria-label={inSheet ? undefined : LIBRARY_TEXTS.filters.sort}
       className={inSheet ? FULL_WIDTH_SELECT : ''}
       value={control.value}
       onChange={(event) => control.onChange(event.target.value)}
     >
       {control.options.map((option) => (
         <option key={option.id} value={option.id}>
-          {inSheet ? option.name : TEXTS.filters.sortedBy(option.name)}
+          {inSheet ? option.name : LIBRARY_TEXTS.filters.sortedBy(option.name)}
         </option>
       ))}
     </Select>
@@ -256,7 +256,7 @@ export function SortSelect({ control, inSheet = false }: { control: SortControl;
   return (
     <div className="space-y-1.5">
       <label htmlFor={id} className="block text-sm font-semibold text-neutral-900">
-        {TEXTS.filters.sort}
+        {LIBRARY_TEXTS.filters.sort}
       </label>
       {select}
     </div>
@@ -308,7 +308,7 @@ export function ColourFilter({ filter, inSheet = false }: { filter: SwatchFilter
   return (
     <Popover
       renderTrigger={(trigger) => (
-        <button {...trigger} aria-label={active ? TEXTS.filters.chip(filter.label, filter.value!.name) : filter.label} className={`${PILL} ${active ? PILL_ON : PILL_OFF}`}>
+        <button {...trigger} aria-label={active ? LIBRARY_TEXTS.filters.chip(filter.label, filter.value!.name) : filter.label} className={`${PILL} ${active ? PILL_ON : PILL_OFF}`}>
           <span
             aria-hidden="true"
             className="h-4 w-4 rounded-full border border-black/15"

@@ -1,5 +1,5 @@
 import { DATE_RANGES } from '../../lib/constants.ts';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
 
 /** A brand, category, type or tag as a filter offers it. */
 export interface FilterOption {
@@ -95,7 +95,7 @@ export interface ActiveFilter {
  * box and the order in its own control.
  */
 export function activeFiltersOf(set: FilterSet): ActiveFilter[] {
-  const T = TEXTS.filters;
+  const T = LIBRARY_TEXTS.filters;
   const active: ActiveFilter[] = [];
   for (const filter of set.options) {
     if (filter.value) active.push({ key: `${filter.label}:${filter.value.id}`, label: T.chip(filter.label, filter.value.name), remove: () => filter.onChange(null) });
@@ -106,7 +106,7 @@ export function activeFiltersOf(set: FilterSet): ActiveFilter[] {
   }
   const date = set.date;
   if (date && date.value !== 'all') {
-    active.push({ key: 'date', label: T.chip(T.date, TEXTS.library.dateRanges[date.value]), remove: () => date.onChange('all') });
+    active.push({ key: 'date', label: T.chip(T.date, LIBRARY_TEXTS.library.dateRanges[date.value]), remove: () => date.onChange('all') });
   }
   const platforms = set.platforms;
   for (const platform of platforms?.selected ?? []) {

@@ -1,6 +1,6 @@
 import type { RefObject } from 'react';
 import { Drawer } from 'vaul';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
 import { buttonClasses } from '../ui/button.tsx';
 import { CloseIcon } from '../ui/icons.tsx';
 import { ColourFilter, DateSelect, OptionSelect, PlatformFilter, SortSelect, TagToggles, ToggleFilterButton } from './filter-controls.tsx';
@@ -22,7 +22,7 @@ interface FilterSheetProps {
  * the Filters button on close. A chunk of its own, fetched when first opened.
  */
 export default function FilterSheet({ open, onOpenChange, filters, activeCount, triggerRef }: FilterSheetProps) {
-  const T = TEXTS.filters;
+  const T = LIBRARY_TEXTS.filters;
   return (
     <Drawer.Root open={open} onOpenChange={onOpenChange} autoFocus>
       <Drawer.Portal>

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useRef, useState, type RefObject } from 'react';
 import { useIsMobile } from '../../hooks/use-is-mobile.ts';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
 import { SlidersIcon } from '../ui/icons.tsx';
 import { ActiveFilterChips } from './active-filter-chips.tsx';
 import { ColourFilter, DateSelect, OptionSelect, PlatformFilter, SearchBox, SortSelect, TagPicker, ToggleFilterButton } from './filter-controls.tsx';
@@ -84,7 +84,7 @@ interface FiltersButtonProps {
 }
 
 function FiltersButton({ buttonRef, activeCount, expanded, onClick }: FiltersButtonProps) {
-  const T = TEXTS.filters;
+  const T = LIBRARY_TEXTS.filters;
   return (
     <button
       ref={buttonRef}

@@ -1,6 +1,6 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
-import { TEXTS } from '../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../lib/shell-texts.ts';
 import { CloseIcon } from './icons.tsx';
 
 /**
@@ -73,11 +73,11 @@ export function SidePanelContent({ children, widthPx, focus }: SidePanelContentP
         style={{ width: widthPx, maxWidth: '85vw' }}
         className="fixed inset-y-0 left-0 z-50 flex flex-col bg-white shadow-2xl focus:outline-none data-[state=open]:animate-[fade-in_150ms_ease-out]"
       >
-        <RadixDialog.Title className="sr-only">{TEXTS.shell.menuTitle}</RadixDialog.Title>
-        <RadixDialog.Description className="sr-only">{TEXTS.shell.menuTitle}</RadixDialog.Description>
+        <RadixDialog.Title className="sr-only">{SHELL_TEXTS.shell.menuTitle}</RadixDialog.Title>
+        <RadixDialog.Description className="sr-only">{SHELL_TEXTS.shell.menuTitle}</RadixDialog.Description>
         {children}
         <RadixDialog.Close
-          aria-label={TEXTS.shell.closeMenu}
+          aria-label={SHELL_TEXTS.shell.closeMenu}
           className="absolute top-3 right-3 inline-flex h-9 w-9 items-center justify-center rounded-lg text-neutral-500 transition-colors hover:bg-neutral-100 hover:text-neutral-950 focus-visible:outline-2 focus-visible:outline-neutral-950"
         >
           <CloseIcon className="h-4 w-4" />

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { libraryListArgs, type LibraryFilters } from '../../../src/features/library/api/list-library-ads.ts';
 import { adFactsSchema } from '../../../src/lib/ad-facts.ts';
 import { ApiError, errorTextOf } from '../../../src/lib/api-error.ts';
-import { TEXTS } from '../../../src/lib/spec-texts.ts';
+import { API_ERROR_TEXTS } from '../../../src/lib/api-error-texts.ts';
 
 const base: LibraryFilters = { brandId: null, categoryId: null, typeId: null, tagIds: [], since: null, search: '' };
 
@@ -33,8 +33,8 @@ describe('the library query as list_ads takes it', () => {
   });
 
   it('says our own sentences for the listing codes', () => {
-    expect(errorTextOf(new ApiError('x', 'invalid_filter'))).toBe(TEXTS.apiErrors.byCode.invalid_filter);
-    expect(errorTextOf(new ApiError('x', 'unknown_sort'))).toBe(TEXTS.apiErrors.byCode.unknown_sort);
+    expect(errorTextOf(new ApiError('x', 'invalid_filter'))).toBe(API_ERROR_TEXTS.apiErrors.byCode.invalid_filter);
+    expect(errorTextOf(new ApiError('x', 'unknown_sort'))).toBe(API_ERROR_TEXTS.apiErrors.byCode.unknown_sort);
   });
 });
 

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApiError, errorTextOf } from '../../../src/lib/api-error.ts';
-import { TEXTS } from '../../../src/lib/spec-texts.ts';
+import { API_ERROR_TEXTS } from '../../../src/lib/api-error-texts.ts';
 
 const SRC = path.resolve(import.meta.dirname, '../../../src');
 
@@ -44,13 +44,13 @@ describe('error texts on screen', () => {
     expect(errorTextOf(new ApiError('duplicate key value violates unique constraint "brands_name_key"', '23505'))).toBe('That name is already taken. Choose another one.');
     expect(errorTextOf(new ApiError('new row violates check constraint "tags_name_length"', 'tags_name_length'))).toBe('Names can be up to 80 characters long.');
     expect(errorTextOf(new ApiError('"Lumora" is still used by 3 ad(s)', 'brand_in_use'))).toBe('This brand is still used by some ads. Give them another brand or delete them first.');
-    expect(errorTextOf(new ApiError('something new', 'a_code_we_do_not_know'))).toBe(TEXTS.apiErrors.fallback);
-    expect(errorTextOf(new TypeError('Failed to fetch'))).toBe(TEXTS.apiErrors.fallback);
+    expect(errorTextOf(new ApiError('something new', 'a_code_we_do_not_know'))).toBe(API_ERROR_TEXTS.apiErrors.fallback);
+    expect(errorTextOf(new TypeError('Failed to fetch'))).toBe(API_ERROR_TEXTS.apiErrors.fallback);
     expect(errorTextOf(new TypeError('Failed to fetch'), 'The ads could not be loaded.')).toBe('The ads could not be loaded.');
   });
 
   it('names every catalogue check and admin refusal the database raises', () => {
-    const byCode: Readonly<Record<string, string>> = TEXTS.apiErrors.byCode;
+    const byCode: Readonly<Record<string, string>> = API_ERROR_TEXTS.apiErrors.byCode;
     for (const kind of ['brands', 'categories', 'tags', 'types', 'hooks']) {
       expect(byCode[`${kind}_name_length`], kind).toBeTruthy();
       expect(byCode[`${kind}_name_not_empty`], kind).toBeTruthy();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Ad } from '../../../lib/ad-schema.ts';
 import { adImageUrl } from '../../../lib/image-urls.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../../lib/ad-card-texts.ts';
 
 /**
  * A clear video ad on its page: the video with the browser's controls, in the
@@ -11,7 +11,7 @@ import { TEXTS } from '../../../lib/spec-texts.ts';
  */
 export function AdDetailVideo({ ad, url, poster }: { ad: Ad; url: string; poster: string }) {
   const [failed, setFailed] = useState(false);
-  const brand = ad.brand_name ?? TEXTS.adCard.unknownBrand;
+  const brand = ad.brand_name ?? AD_CARD_TEXTS.adCard.unknownBrand;
   return (
     <div className="relative w-full overflow-hidden bg-neutral-950" style={{ aspectRatio: `${ad.width} / ${ad.height}` }}>
       <video
@@ -30,7 +30,7 @@ export function AdDetailVideo({ ad, url, poster }: { ad: Ad; url: string; poster
       />
       {failed && (
         <p role="alert" className="absolute inset-x-3 bottom-14 rounded-xl bg-white/95 px-4 py-3 text-center text-sm font-medium text-neutral-900 shadow-lg">
-          {TEXTS.adVideo.playFailed}
+          {AD_CARD_TEXTS.adVideo.playFailed}
         </p>
       )}
     </div>

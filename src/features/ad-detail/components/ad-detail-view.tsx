@@ -11,7 +11,8 @@ import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { isClear, playableVideoUrl, type Ad } from '../../../lib/ad-schema.ts';
 import { formatDate } from '../../../lib/formatting.ts';
 import { AD_DETAIL_TEXTS } from '../../../lib/ad-detail-texts.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../../lib/ad-card-texts.ts';
+import { SHELL_TEXTS } from '../../../lib/shell-texts.ts';
 import { AdFactsSection, hasFacts } from './ad-facts-section.tsx';
 import { MoreLikeThis } from './more-like-this.tsx';
 import { PromoCard } from './promo-card.tsx';
@@ -53,8 +54,8 @@ function imageWidth(ad: Ad): string {
 /** The full-screen ad: brand and category links, favorite, share, close, the large image, its tags and its facts. */
 export function AdDetailView(props: AdDetailViewProps) {
   const { ad, failed, canNavigate, neighboursReady, onPrevious, onNext, onClose, touchHandlers, renderTitle, highlight = [] } = props;
-  const brand = ad?.brand_name ?? TEXTS.adCard.unknownBrand;
-  const category = ad?.category_name ?? TEXTS.adCard.unknownCategory;
+  const brand = ad?.brand_name ?? AD_CARD_TEXTS.adCard.unknownBrand;
+  const category = ad?.category_name ?? AD_CARD_TEXTS.adCard.unknownCategory;
   const addToBoard = useAddToBoardSlot();
   // Another ad (an arrow, a similar ad) starts at its top.
   const mainRef = useRef<HTMLElement | null>(null);
@@ -87,7 +88,7 @@ export function AdDetailView(props: AdDetailViewProps) {
           </>
         ) : (
           <div className="flex min-w-0 flex-1 items-center gap-3">
-            {renderTitle(ad === null ? TEXTS.toasts.notFound.title : AD_DETAIL_TEXTS.adDetail.loading, 'sr-only')}
+            {renderTitle(ad === null ? SHELL_TEXTS.toasts.notFound.title : AD_DETAIL_TEXTS.adDetail.loading, 'sr-only')}
             {ad === undefined && !failed && (
               <>
                 <Skeleton className="h-9 w-9 rounded-full" />
@@ -141,7 +142,7 @@ export function AdDetailView(props: AdDetailViewProps) {
       <main ref={mainRef} className="relative flex-1 overflow-y-auto overscroll-contain" {...touchHandlers}>
         {ad === null ? (
           <div className="flex h-full flex-col items-center justify-center gap-4 px-6 text-center">
-            <p className="text-lg font-semibold text-neutral-950">{TEXTS.toasts.notFound.title}</p>
+            <p className="text-lg font-semibold text-neutral-950">{SHELL_TEXTS.toasts.notFound.title}</p>
             <p className="text-neutral-600">{AD_DETAIL_TEXTS.adDetail.notFound}</p>
             <Link to="/library" className={buttonClasses('primary', 'md')}>
               {AD_DETAIL_TEXTS.adDetail.backToLibrary}

@@ -2,11 +2,11 @@ import type { ReactNode } from 'react';
 import { ExternalLinkIcon } from '../../../components/ui/icons.tsx';
 import { landingHost, type AdFacts } from '../../../lib/ad-facts.ts';
 import { formatDay } from '../../../lib/formatting.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../../lib/ad-card-texts.ts';
 import { marksInside } from '../lib/highlight.ts';
 import { HighlightedText } from './highlighted-text.tsx';
 
-const T = TEXTS.adFacts;
+const T = AD_CARD_TEXTS.adFacts;
 
 /** The label of a known value, or null for a value this build has no words for. */
 function nameOf<K extends string>(names: Readonly<Record<K, string>>, value: string | null): string | null {

@@ -5,7 +5,7 @@ import { LockIcon } from '../../../components/ui/icons.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { isClear, type Ad } from '../../../lib/ad-schema.ts';
 import { AD_DETAIL_TEXTS } from '../../../lib/ad-detail-texts.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../../lib/ad-card-texts.ts';
 import { useSimilarAds } from '../api/get-similar-ads.ts';
 
 const T = AD_DETAIL_TEXTS.adDetail.moreLikeThis;
@@ -54,7 +54,7 @@ export function MoreLikeThis({ adId, onLockedClick }: { adId: string; onLockedCl
 
 function SimilarAdTile({ ad, onLockedClick }: { ad: Ad; onLockedClick: () => void }) {
   const location = useLocation();
-  const brand = ad.brand_name ?? TEXTS.adCard.unknownBrand;
+  const brand = ad.brand_name ?? AD_CARD_TEXTS.adCard.unknownBrand;
   const image = <AdImage ad={ad} sizes={SIZES} fallbackWidth={480} />;
   const caption = (
     <span className="block truncate px-2.5 py-2 text-left text-[13px] font-semibold text-neutral-900">{brand}</span>
@@ -69,7 +69,7 @@ function SimilarAdTile({ ad, onLockedClick }: { ad: Ad; onLockedClick: () => voi
         replace
         data-testid="similar-ad"
         data-ad-id={ad.id}
-        aria-label={TEXTS.adCard.open(brand)}
+        aria-label={AD_CARD_TEXTS.adCard.open(brand)}
         className={tile}
       >
         {image}
@@ -84,7 +84,7 @@ function SimilarAdTile({ ad, onLockedClick }: { ad: Ad; onLockedClick: () => voi
       data-ad-id={ad.id}
       data-locked="true"
       onClick={onLockedClick}
-      aria-label={TEXTS.adCard.lockedLabel(brand)}
+      aria-label={AD_CARD_TEXTS.adCard.lockedLabel(brand)}
       className={`${tile} w-full cursor-pointer`}
     >
       <span className="relative block">

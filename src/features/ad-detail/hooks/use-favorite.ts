@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { errorTextOf } from '../../../lib/api-error.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useFavoritesBoardId } from '../../../lib/favorites-board.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../../lib/shell-texts.ts';
 import { useAdBoardIds } from '../api/get-ad-board-ids.ts';
 import { useSaveFavorite } from '../api/save-favorite.ts';
 
@@ -16,7 +16,7 @@ export function useFavorite(adId: string, userId: string | null) {
   const toggle = useCallback(() => {
     save.mutate(
       { adId, favorite: !isFavorite },
-      { onError: (error) => toast.error(TEXTS.toasts.updateFailed.title, { description: errorTextOf(error) }) },
+      { onError: (error) => toast.error(SHELL_TEXTS.toasts.updateFailed.title, { description: errorTextOf(error) }) },
     );
   }, [save, adId, isFavorite]);
 

@@ -1,7 +1,7 @@
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent } from '../../../components/ui/dialog.tsx';
 import { SparkIcon } from '../../../components/ui/icons.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../../lib/ad-card-texts.ts';
 
 interface AdGateModalProps {
   open: boolean;
@@ -14,8 +14,8 @@ export function AdGateModal({ open, onOpenChange, onCreateAccount }: AdGateModal
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
-        title={TEXTS.gate.title}
-        description={TEXTS.gate.body}
+        title={AD_CARD_TEXTS.gate.title}
+        description={AD_CARD_TEXTS.gate.body}
         showClose={false}
         className="max-w-[420px] text-center"
         leading={
@@ -26,13 +26,13 @@ export function AdGateModal({ open, onOpenChange, onCreateAccount }: AdGateModal
       >
         <div className="mt-6 flex flex-col gap-2">
           <Button size="lg" onClick={onCreateAccount}>
-            {TEXTS.gate.createAccount}
+            {AD_CARD_TEXTS.gate.createAccount}
           </Button>
           <Button size="lg" variant="ghost" onClick={() => onOpenChange(false)}>
-            {TEXTS.gate.notNow}
+            {AD_CARD_TEXTS.gate.notNow}
           </Button>
         </div>
-        <p className="mt-3 text-xs text-neutral-500">{TEXTS.gate.footnote}</p>
+        <p className="mt-3 text-xs text-neutral-500">{AD_CARD_TEXTS.gate.footnote}</p>
       </DialogContent>
     </Dialog>
   );

@@ -1,10 +1,10 @@
 import { AD_CALLS_TO_ACTION, AD_FORMATS, AD_OFFERS, AD_PLACEMENTS, AD_PLATFORMS, type AdFactsChange, type AdPlatform } from '../../../lib/ad-facts.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../../lib/ad-card-texts.ts';
 import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { CatalogOption } from '../api/get-catalog-options.ts';
 
 const T = ADMIN_TEXTS.adminFacts;
-const F = TEXTS.adFacts;
+const F = AD_CARD_TEXTS.adFacts;
 const NO_CHANGE = '__no_change__';
 const CLEAR = '__clear__';
 const SET = '__set__';

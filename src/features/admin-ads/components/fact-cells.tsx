@@ -1,10 +1,10 @@
 import { runningDays } from '../../../lib/ad-facts.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../../lib/ad-card-texts.ts';
 import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { AdminAdFacts } from '../api/get-admin-ad-facts.ts';
 
 const T = ADMIN_TEXTS.adminFacts;
-const F = TEXTS.adFacts;
+const F = AD_CARD_TEXTS.adFacts;
 const dash = <span className="text-neutral-400">{T.empty}</span>;
 const platformName = (name: string) => (F.platformNames as Record<string, string>)[name] ?? name;
 const nameIn = (names: Record<string, string>, key: string | null) => (key === null ? null : (names[key] ?? key));

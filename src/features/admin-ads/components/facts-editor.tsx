@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { AD_CALLS_TO_ACTION, AD_FORMATS, AD_OFFERS, AD_PLACEMENTS, AD_PLATFORMS } from '../../../lib/ad-facts.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../../lib/ad-card-texts.ts';
 import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { AdminAdFacts } from '../api/get-admin-ad-facts.ts';
 import type { CatalogOption } from '../api/get-catalog-options.ts';
@@ -9,7 +9,7 @@ import type { AdsChange } from '../api/update-ads.ts';
 import { factCellsOf, PLATFORM_SEPARATOR, readFactCells, type FactColumn, type FactError } from '../lib/fact-cells.ts';
 
 const T = ADMIN_TEXTS.adminFacts;
-const F = TEXTS.adFacts;
+const F = AD_CARD_TEXTS.adFacts;
 
 const control =
   'h-9 w-full rounded-lg border border-neutral-200 bg-white px-2.5 text-[13px] text-neutral-900 focus-visible:border-neutral-950 focus-visible:outline-none aria-[invalid=true]:border-red-500';

@@ -1,6 +1,6 @@
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent } from '../../../components/ui/dialog.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { API_ERROR_TEXTS } from '../../../lib/api-error-texts.ts';
 import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { ImportPreview, ImportRowError } from '../lib/facts-csv.ts';
 
@@ -13,7 +13,7 @@ export function importErrorText(error: ImportRowError): string {
     case 'fact':
       return C.rowError(error.row, T.fields[error.column], T.rules[error.rule]);
     case 'server': {
-      const byCode: Readonly<Record<string, string>> = TEXTS.apiErrors.byCode;
+      const byCode: Readonly<Record<string, string>> = API_ERROR_TEXTS.apiErrors.byCode;
       const sentence =
         error.serverCode === 'not_found'
           ? C.rowProblems.unknown_id
@@ -23,7 +23,7 @@ export function importErrorText(error: ImportRowError): string {
               ? C.rowProblems[error.serverCode]
               : ((error.constraint !== null && Object.hasOwn(byCode, error.constraint) ? byCode[error.constraint] : undefined) ??
                 byCode[error.serverCode] ??
-                TEXTS.apiErrors.fallback);
+                API_ERROR_TEXTS.apiErrors.fallback);
       return C.rowError(error.row, null, sentence);
     }
     default:

@@ -1,13 +1,13 @@
 import type { ReactNode } from 'react';
 import { Select } from '../../../components/ui/select.tsx';
 import { AD_CALLS_TO_ACTION, AD_FORMATS, AD_OFFERS, AD_PLACEMENTS, AD_PLATFORMS, HEADLINE_MAX_LENGTH, LANDING_URL_MAX_LENGTH, PRIMARY_TEXT_MAX_LENGTH } from '../../../lib/ad-facts.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../../lib/ad-card-texts.ts';
 import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { UploadCatalogItem } from '../api/upload-services.ts';
 import type { FileFactsOverrides, UploadFactKey, UploadFactsForm } from '../lib/upload-facts.ts';
 
 const T = ADMIN_TEXTS.adminUpload.facts;
-const N = TEXTS.adFacts;
+const N = AD_CARD_TEXTS.adFacts;
 
 export const FACT_LABELS: Record<UploadFactKey, string> = {
   platforms: T.platforms,

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { BILLING_TEXTS } from '../../../lib/billing-texts.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../../lib/shell-texts.ts';
 
 /** 'By … you agree to our Terms and Privacy', beneath the account cards. */
 export function LegalLinks({ prefix }: { prefix: string }) {
@@ -8,11 +8,11 @@ export function LegalLinks({ prefix }: { prefix: string }) {
     <p className="text-[13px] leading-relaxed">
       {prefix}{' '}
       <Link to="/terms" className="underline underline-offset-2 hover:text-neutral-900">
-        {TEXTS.footer.terms}
+        {SHELL_TEXTS.footer.terms}
       </Link>{' '}
       {BILLING_TEXTS.pricing.and}{' '}
       <Link to="/privacy" className="underline underline-offset-2 hover:text-neutral-900">
-        {TEXTS.footer.privacy}
+        {SHELL_TEXTS.footer.privacy}
       </Link>
       .
     </p>

@@ -1,5 +1,5 @@
 import type { User } from '@supabase/supabase-js';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../../lib/shell-texts.ts';
 
 export interface ProfileIdentity {
   /** The full name, else the email's local part, else 'Profile'. */
@@ -16,7 +16,7 @@ export function profileIdentityOf(user: User | null): ProfileIdentity {
   const metadata = (user?.user_metadata ?? {}) as Record<string, unknown>;
   const fullName = text(metadata.full_name) || text(metadata.name) || [text(metadata.first_name), text(metadata.last_name)].filter(Boolean).join(' ');
   const emailPrefix = user?.email?.split('@')[0] ?? '';
-  const displayName = fullName || emailPrefix || TEXTS.shell.profileFallbackName;
+  const displayName = fullName || emailPrefix || SHELL_TEXTS.shell.profileFallbackName;
   const avatarUrl = text(metadata.avatar_url) || text(metadata.picture) || null;
   const words = displayName.split(/\s+/).filter(Boolean);
   const initials = ((words[0]?.[0] ?? '') + (words.length > 1 ? (words[words.length - 1]?.[0] ?? '') : '')).toUpperCase() || 'P';

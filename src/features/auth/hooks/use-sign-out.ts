@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from '../../../lib/toast.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../../lib/shell-texts.ts';
 
 /** Logout as the spec has it: sign out, the 'Logged out' toast, then the sign-in page. */
 export function useSignOut(): () => Promise<void> {
@@ -10,10 +10,10 @@ export function useSignOut(): () => Promise<void> {
   return useCallback(async () => {
     const { error } = await supabase.auth.signOut();
     if (error) {
-      toast.error(TEXTS.toasts.logoutFailed.title, { description: TEXTS.toasts.logoutFailed.description });
+      toast.error(SHELL_TEXTS.toasts.logoutFailed.title, { description: SHELL_TEXTS.toasts.logoutFailed.description });
       return;
     }
-    toast.success(TEXTS.toasts.loggedOut.title, { description: TEXTS.toasts.loggedOut.description });
+    toast.success(SHELL_TEXTS.toasts.loggedOut.title, { description: SHELL_TEXTS.toasts.loggedOut.description });
     navigate('/auth/signin');
   }, [navigate]);
 }

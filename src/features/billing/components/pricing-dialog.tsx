@@ -10,7 +10,7 @@ import { COUPON_PREVIEW_DEBOUNCE_MS, PRICES } from '../../../lib/constants.ts';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { formatPrice } from '../../../lib/formatting.ts';
 import { BILLING_TEXTS } from '../../../lib/billing-texts.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../../lib/shell-texts.ts';
 import { useSubscriptionStatus } from '../api/check-subscription.ts';
 import { CheckoutError, useCreateCheckout, type BillingPeriod } from '../api/create-checkout.ts';
 import { priceAfterCoupon, useCouponPreview, type CouponTerms } from '../api/preview-coupon.ts';
@@ -93,8 +93,8 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
       {
         onSuccess: (url) => pageNavigation.assign(url),
         onError: (error) =>
-          toast.error(TEXTS.toasts.checkoutFailed.title, {
-            description: error instanceof CheckoutError ? error.message : TEXTS.toasts.checkoutFailed.description,
+          toast.error(SHELL_TEXTS.toasts.checkoutFailed.title, {
+            description: error instanceof CheckoutError ? error.message : SHELL_TEXTS.toasts.checkoutFailed.description,
           }),
       },
     );

@@ -1,6 +1,6 @@
 import { Button, type ButtonSize, type ButtonVariant } from '../../../components/ui/button.tsx';
 import { SparkIcon } from '../../../components/ui/icons.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../../lib/shell-texts.ts';
 import { usePricingDialog } from '../hooks/use-pricing-dialog.tsx';
 import { useShowUpgradePlan } from '../hooks/use-upgrade-flow.ts';
 
@@ -28,7 +28,7 @@ export function UpgradePlanButton({ size = 'sm', variant = 'primary', className,
       }}
     >
       <SparkIcon className="h-3.5 w-3.5 text-amber-300" />
-      {TEXTS.header.upgradePlan}
+      {SHELL_TEXTS.header.upgradePlan}
     </Button>
   );
 }

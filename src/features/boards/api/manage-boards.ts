@@ -3,16 +3,17 @@ import * as z from 'zod/mini';
 import { ApiError, apiErrorFrom } from '../../../lib/api-error.ts';
 import { BOARD_NAME_MAX_LENGTH } from '../../../lib/constants.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { API_ERROR_TEXTS } from '../../../lib/api-error-texts.ts';
+import { BOARD_TEXTS } from '../../../lib/board-texts.ts';
 import { BOARDS_QUERY_KEY, boardRowSchema, type BoardRow } from './list-boards.ts';
 
 /** A board name as stored: trimmed, not empty, no longer than the database's check allows. */
 export function boardNameFrom(input: string): string {
   const name = input.trim();
-  if (!name) throw new ApiError(TEXTS.boards.nameRequired, 'name_required');
+  if (!name) throw new ApiError(BOARD_TEXTS.boards.nameRequired, 'name_required');
   // The database collapses inner whitespace before its check; this counts as it does.
   if ([...name.replace(/\s+/g, ' ')].length > BOARD_NAME_MAX_LENGTH) {
-    throw new ApiError(TEXTS.apiErrors.byCode.user_collections_name_length, 'user_collections_name_length');
+    throw new ApiError(API_ERROR_TEXTS.apiErrors.byCode.user_collections_name_length, 'user_collections_name_length');
   }
   return name;
 }
@@ -27,7 +28,7 @@ export async function createBoard({ name, parentId }: CreateBoardInput): Promise
   const boardName = boardNameFrom(name);
   const { data: auth } = await supabase.auth.getSession();
   const userId = auth.session?.user.id;
-  if (!userId) throw new ApiError(TEXTS.boards.notAuthenticated, 'not_authenticated');
+  if (!userId) throw new ApiError(BOARD_TEXTS.boards.notAuthenticated, 'not_authenticated');
   const { data, error } = await supabase
     .from('user_collections')
     .insert({ name: boardName, parent_id: parentId, is_system: false, user_id: userId })

@@ -3,7 +3,8 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import type { Ad } from '../../../lib/ad-schema.ts';
 import { useSession } from '../../../lib/auth-session.tsx';
 import { signInWithNextPath } from '../../../lib/auth-redirects.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../../lib/ad-card-texts.ts';
+import { BOARD_TEXTS } from '../../../lib/board-texts.ts';
 import { BookmarkPlusIcon } from '../../../components/ui/icons.tsx';
 import { Popover } from '../../../components/ui/popover.tsx';
 import { useIsMobile } from '../../../hooks/use-is-mobile.ts';
@@ -50,7 +51,7 @@ export function AddToBoardButton({ ad, size = 'card' }: { ad: Pick<Ad, 'id'>; si
   const [sheetOpened, setSheetOpened] = useState(false);
   if (open && narrow && !sheetOpened) setSheetOpened(true);
   // The panel (OpenPicker, with its pending changes) exists only while open: closing any way but Confirm discards them.
-  const label = TEXTS.adCard.addToBoard;
+  const label = AD_CARD_TEXTS.adCard.addToBoard;
   if (!user) {
     return (
       <button type="button" className={triggerClasses[size]} aria-label={label} title={label} onClick={() => navigate(signInWithNextPath(location))}>
@@ -62,7 +63,7 @@ export function AddToBoardButton({ ad, size = 'card' }: { ad: Pick<Ad, 'id'>; si
   const panel = (renderTitle: (text: string) => ReactNode) => (
     // The popover and the sheet have a fixed size: while the panel's code arrives they say what the panel says while
     // its boards arrive, and nothing shifts.
-    <Suspense fallback={<p className="px-3 py-6 text-center text-sm text-neutral-500">{TEXTS.boards.loadingBoards}</p>}>
+    <Suspense fallback={<p className="px-3 py-6 text-center text-sm text-neutral-500">{BOARD_TEXTS.boards.loadingBoards}</p>}>
       <OpenBoardPicker adId={ad.id} userId={user.id} titleId={titleId} onClose={() => setOpen(false)} renderTitle={renderTitle} />
     </Suspense>
   );

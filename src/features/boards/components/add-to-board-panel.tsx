@@ -1,13 +1,13 @@
 import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { CheckIcon, ChevronDownIcon, ChevronRightIcon, HeartIcon, SearchIcon } from '../../../components/ui/icons.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { BOARD_TEXTS } from '../../../lib/board-texts.ts';
 import { buildBoardTree, type BoardNode } from '../api/list-boards.ts';
 import type { useBoardPicker } from '../hooks/use-board-picker.ts';
 import { FolderIcon, PlusIcon } from './board-icons.tsx';
 import { BOARD_NAME_INPUT_ATTRIBUTE } from './board-name-input.ts';
 
-const T = TEXTS.boards;
+const T = BOARD_TEXTS.boards;
 /** Each level of the board tree indents this much (spec). */
 export const BOARD_INDENT_PX = 20;
 /** Marks the inline board name input, so Escape there cancels the input rather than closing the panel. */

@@ -4,12 +4,12 @@ import { errorTextOf } from '../../../lib/api-error.ts';
 import { toast } from '../../../lib/toast.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ChevronRightIcon, TrashIcon } from '../../../components/ui/icons.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { BOARD_TEXTS } from '../../../lib/board-texts.ts';
 import { buildBoardTree, flattenBoardTree, type BoardNode, type BoardRow } from '../api/list-boards.ts';
 import { useCreateBoard, useDeleteBoard, useMoveBoard, useRenameBoard } from '../api/manage-boards.ts';
 import { FolderIcon, MoveIcon, PencilIcon, PlusIcon } from './board-icons.tsx';
 
-const T = TEXTS.boards.collectionPage;
+const T = BOARD_TEXTS.boards.collectionPage;
 
 interface BoardHeaderProps {
   board: BoardRow;
@@ -82,7 +82,7 @@ export function BoardHeader({ board, boards, userId, onDeleted }: BoardHeaderPro
       if (mode === 'sub-board') await create.mutateAsync({ name, parentId: board.id });
       setMode('idle');
     } catch (error) {
-      const title = mode === 'rename' ? T.renameFailed.title : mode === 'move' ? T.moveFailed.title : TEXTS.boards.createFailed.title;
+      const title = mode === 'rename' ? T.renameFailed.title : mode === 'move' ? T.moveFailed.title : BOARD_TEXTS.boards.createFailed.title;
       toast.error(title, { description: errorTextOf(error) });
     }
   };

@@ -2,11 +2,11 @@ import { useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { ChevronDownIcon, ChevronRightIcon } from '../../../components/ui/icons.tsx';
 import { useSession } from '../../../lib/auth-session.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { BOARD_TEXTS } from '../../../lib/board-texts.ts';
 import { buildBoardTree, useBoards, type BoardNode } from '../api/list-boards.ts';
 import { FolderIcon } from './board-icons.tsx';
 
-const T = TEXTS.boards;
+const T = BOARD_TEXTS.boards;
 /** Sub-boards indent this much per level, up to a few levels, so deep trees stay readable in the sidebar. */
 const INDENT_PX = 12;
 const MAX_INDENT_LEVELS = 6;

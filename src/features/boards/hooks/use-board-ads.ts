@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import { toast } from '../../../lib/toast.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { BOARD_TEXTS } from '../../../lib/board-texts.ts';
 import { useCollectionAds } from '../api/list-collection-ads.ts';
 
 /** A board's ads as the shared grid takes them, with the spec's load-failure toast. */
@@ -13,9 +13,9 @@ export function useBoardAds(boardId: string | null) {
 
   useEffect(() => {
     if (!list.error || notFound) return;
-    toast.error(TEXTS.boards.collectionPage.loadFailed.title, {
+    toast.error(BOARD_TEXTS.boards.collectionPage.loadFailed.title, {
       id: `board-load-failed-${boardId}`,
-      description: TEXTS.boards.collectionPage.loadFailed.description,
+      description: BOARD_TEXTS.boards.collectionPage.loadFailed.description,
     });
   }, [list.error, notFound, boardId]);
 
@@ -34,7 +34,7 @@ export function useBoardAds(boardId: string | null) {
       onLoadMore,
       loadMoreFailed: list.isFetchNextPageError,
       onRetry: () => void refetch(),
-      errorText: TEXTS.boards.collectionPage.loadFailed.description,
+      errorText: BOARD_TEXTS.boards.collectionPage.loadFailed.description,
     },
   };
 }

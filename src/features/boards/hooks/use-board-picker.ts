@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { errorTextOf } from '../../../lib/api-error.ts';
 import { toast } from '../../../lib/toast.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { BOARD_TEXTS } from '../../../lib/board-texts.ts';
 import { useAdMemberships, useSaveAdBoards } from '../api/ad-memberships.ts';
 import { useFavoritesBoardId } from '../../../lib/favorites-board.ts';
 import { useBoards } from '../api/list-boards.ts';
@@ -45,9 +45,9 @@ export function useBoardPicker(adId: string, userId: string | null, open: boolea
       return true;
     } catch (error) {
       console.error('Saving boards failed', error);
-      toast.error(TEXTS.boards.saveFailed.title, {
+      toast.error(BOARD_TEXTS.boards.saveFailed.title, {
         id: `save-boards-${adId}`,
-        description: errorTextOf(error, TEXTS.boards.saveFailed.description),
+        description: errorTextOf(error, BOARD_TEXTS.boards.saveFailed.description),
       });
       return false;
     }
@@ -62,7 +62,7 @@ export function useBoardPicker(adId: string, userId: string | null, open: boolea
         return true;
       } catch (error) {
         console.error('Creating a board failed', error);
-        toast.error(TEXTS.boards.createFailed.title, { description: errorTextOf(error) });
+        toast.error(BOARD_TEXTS.boards.createFailed.title, { description: errorTextOf(error) });
         return false;
       }
     },

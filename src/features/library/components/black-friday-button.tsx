@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogClose, DialogContent } from '../../../components/ui/dialog.tsx';
 import { GiftIcon } from '../../../components/ui/icons.tsx';
 import { useSession } from '../../../lib/auth-session.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { LIBRARY_TEXTS } from '../../../lib/library-texts.ts';
 
 /** Signed-in users go to the Black Friday board; anonymous visitors are invited to sign up first. */
 export function BlackFridayButton({ className = '' }: { className?: string }) {
@@ -21,19 +21,19 @@ export function BlackFridayButton({ className = '' }: { className?: string }) {
         onClick={() => (session ? navigate('/black-friday') : setDialogOpen(true))}
       >
         <GiftIcon className="h-4 w-4 text-amber-600" />
-        {TEXTS.library.blackFridayButton}
+        {LIBRARY_TEXTS.library.blackFridayButton}
       </Button>
       <Dialog open={dialogOpen} onOpenChange={setDialogOpen}>
-        <DialogContent title={TEXTS.blackFridayDialog.title} description={TEXTS.blackFridayDialog.body}>
+        <DialogContent title={LIBRARY_TEXTS.blackFridayDialog.title} description={LIBRARY_TEXTS.blackFridayDialog.body}>
           <span className="mt-3 inline-flex items-center gap-1.5 rounded-full bg-amber-100 px-2.5 py-1 text-xs font-semibold text-amber-800">
             <GiftIcon className="h-3.5 w-3.5" />
-            {TEXTS.blackFridayDialog.badge}
+            {LIBRARY_TEXTS.blackFridayDialog.badge}
           </span>
           <div className="mt-6 flex justify-end gap-2">
             <DialogClose asChild>
-              <Button variant="outline">{TEXTS.blackFridayDialog.cancel}</Button>
+              <Button variant="outline">{LIBRARY_TEXTS.blackFridayDialog.cancel}</Button>
             </DialogClose>
-            <Button onClick={() => navigate('/auth/signup')}>{TEXTS.blackFridayDialog.confirm}</Button>
+            <Button onClick={() => navigate('/auth/signup')}>{LIBRARY_TEXTS.blackFridayDialog.confirm}</Button>
           </div>
         </DialogContent>
       </Dialog>

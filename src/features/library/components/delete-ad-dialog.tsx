@@ -1,7 +1,9 @@
 import { toast } from '../../../lib/toast.ts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import type { Ad } from '../../../lib/ad-schema.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../../lib/ad-card-texts.ts';
+import { LIBRARY_TEXTS } from '../../../lib/library-texts.ts';
+import { SHELL_TEXTS } from '../../../lib/shell-texts.ts';
 import { useDeleteAd } from '../api/delete-ad.ts';
 import { errorTextOf } from '../../../lib/api-error.ts';
 
@@ -13,16 +15,16 @@ interface DeleteAdDialogProps {
 /** Confirms and deletes one ad (admins); the grid drops it in place. */
 export function DeleteAdDialog({ ad, onClose }: DeleteAdDialogProps) {
   const deletion = useDeleteAd();
-  const brand = ad?.brand_name ?? TEXTS.adCard.unknownBrand;
+  const brand = ad?.brand_name ?? AD_CARD_TEXTS.adCard.unknownBrand;
 
   const confirm = () => {
     if (!ad) return;
     deletion.mutate(ad.id, {
       onSuccess: () => {
-        toast.success(TEXTS.toasts.deleted.title, { description: TEXTS.toasts.deleted.description(1) });
+        toast.success(SHELL_TEXTS.toasts.deleted.title, { description: SHELL_TEXTS.toasts.deleted.description(1) });
         onClose();
       },
-      onError: (error) => toast.error(TEXTS.toasts.deleteFailed.title, { description: errorTextOf(error) }),
+      onError: (error) => toast.error(SHELL_TEXTS.toasts.deleteFailed.title, { description: errorTextOf(error) }),
     });
   };
 
@@ -30,10 +32,10 @@ export function DeleteAdDialog({ ad, onClose }: DeleteAdDialogProps) {
     <ConfirmDialog
       open={ad !== null}
       onOpenChange={(open) => !open && onClose()}
-      title={TEXTS.deleteAd.title}
-      message={TEXTS.deleteAd.confirm(brand)}
-      confirmLabel={TEXTS.deleteAd.delete}
-      cancelLabel={TEXTS.deleteAd.cancel}
+      title={LIBRARY_TEXTS.deleteAd.title}
+      message={LIBRARY_TEXTS.deleteAd.confirm(brand)}
+      confirmLabel={LIBRARY_TEXTS.deleteAd.delete}
+      cancelLabel={LIBRARY_TEXTS.deleteAd.cancel}
       destructive
       pending={deletion.isPending}
       onConfirm={confirm}

@@ -2,7 +2,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { signUpWithNextPath } from '../../../lib/auth-redirects.ts';
 import { Button, buttonClasses } from '../../../components/ui/button.tsx';
 import { SparkIcon } from '../../../components/ui/icons.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { SHELL_TEXTS } from '../../../lib/shell-texts.ts';
 
 interface LibraryBottomBarProps {
   isAuthenticated: boolean;
@@ -15,19 +15,19 @@ export function LibraryBottomBar({ isAuthenticated, onSubscribe }: LibraryBottom
   return (
     <div
       role="region"
-      aria-label={TEXTS.bottomBar.title}
+      aria-label={SHELL_TEXTS.bottomBar.title}
       className="fixed inset-x-0 bottom-0 z-30 md:left-[var(--app-sidebar-width,0px)] border-t border-neutral-200/80 bg-white"
     >
       <div className="mx-auto flex max-w-[1600px] flex-col items-stretch gap-2 px-4 py-2.5 sm:flex-row sm:items-center sm:justify-between sm:gap-3 sm:px-6 sm:py-3 lg:px-8">
         <p className="flex items-center justify-center gap-2 text-[13px] font-semibold text-neutral-950 sm:justify-start sm:text-[15px]">
           <SparkIcon className="h-4 w-4 shrink-0 text-amber-500" />
-          {TEXTS.bottomBar.title}
+          {SHELL_TEXTS.bottomBar.title}
         </p>
         {isAuthenticated ? (
-          <Button onClick={onSubscribe}>{TEXTS.bottomBar.subscribe}</Button>
+          <Button onClick={onSubscribe}>{SHELL_TEXTS.bottomBar.subscribe}</Button>
         ) : (
           <Link to={signUpWithNextPath(location)} className={buttonClasses('primary', 'md')}>
-            {TEXTS.bottomBar.createAccount}
+            {SHELL_TEXTS.bottomBar.createAccount}
           </Link>
         )}
       </div>

@@ -3,15 +3,16 @@ import type { FilterOption, FilterSet, SwatchOption } from '../../../components/
 import { AD_FORMATS, AD_OFFERS, AD_PLATFORMS } from '../../../lib/ad-fact-values.ts';
 import { COLOUR_SWATCHES } from '../../../lib/colour-swatches.ts';
 import { TAG_FILTER_MAX } from '../../../lib/constants.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { AD_CARD_TEXTS } from '../../../lib/ad-card-texts.ts';
+import { LIBRARY_TEXTS } from '../../../lib/library-texts.ts';
 import type { LibraryFiltersState } from '../hooks/use-library-filters.ts';
 import { LIBRARY_SORTS } from '../api/list-library-ads.ts';
 import { MIN_RUNNING_DAYS_CHOICES, type FactFilterValues, type MinRunningDays } from '../lib/fact-filters.ts';
 
-const F = TEXTS.filters;
-const PLATFORM_OPTIONS: FilterOption[] = AD_PLATFORMS.map((id) => ({ id, name: TEXTS.adFacts.platformNames[id] }));
-const FORMAT_OPTIONS: FilterOption[] = AD_FORMATS.map((id) => ({ id, name: TEXTS.adFacts.formatNames[id] }));
-const OFFER_OPTIONS: FilterOption[] = AD_OFFERS.map((id) => ({ id, name: TEXTS.adFacts.offerNames[id] }));
+const F = LIBRARY_TEXTS.filters;
+const PLATFORM_OPTIONS: FilterOption[] = AD_PLATFORMS.map((id) => ({ id, name: AD_CARD_TEXTS.adFacts.platformNames[id] }));
+const FORMAT_OPTIONS: FilterOption[] = AD_FORMATS.map((id) => ({ id, name: AD_CARD_TEXTS.adFacts.formatNames[id] }));
+const OFFER_OPTIONS: FilterOption[] = AD_OFFERS.map((id) => ({ id, name: AD_CARD_TEXTS.adFacts.offerNames[id] }));
 const DAYS_OPTIONS: FilterOption[] = MIN_RUNNING_DAYS_CHOICES.map((days) => ({ id: String(days), name: F.atLeastDays(days) }));
 
 const COLOUR_OPTIONS: SwatchOption[] = COLOUR_SWATCHES.map((swatch) => ({ ...swatch }));
@@ -28,9 +29,9 @@ export function LibraryToolbar({ state }: { state: LibraryFiltersState }) {
   const searching = state.search.trim() !== '';
   const filters: FilterSet = {
     options: [
-      { label: F.brand, allLabel: TEXTS.library.allBrands, options: catalogs.brands, value: state.brand, onChange: state.setBrand },
-      { label: F.category, allLabel: TEXTS.library.allCategories, options: catalogs.categories, value: state.category, onChange: state.setCategory },
-      { label: F.type, allLabel: TEXTS.library.allTypes, options: catalogs.types, value: state.type, onChange: state.setType },
+      { label: F.brand, allLabel: LIBRARY_TEXTS.library.allBrands, options: catalogs.brands, value: state.brand, onChange: state.setBrand },
+      { label: F.category, allLabel: LIBRARY_TEXTS.library.allCategories, options: catalogs.categories, value: state.category, onChange: state.setCategory },
+      { label: F.type, allLabel: LIBRARY_TEXTS.library.allTypes, options: catalogs.types, value: state.type, onChange: state.setType },
     ],
     tags: { options: catalogs.tags, selected: state.tags, max: TAG_FILTER_MAX, onChange: state.setTags },
     date: { value: state.range, onChange: state.setRange },

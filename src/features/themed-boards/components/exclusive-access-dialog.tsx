@@ -1,7 +1,7 @@
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent } from '../../../components/ui/dialog.tsx';
 import { GiftIcon } from '../../../components/ui/icons.tsx';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { LIBRARY_TEXTS } from '../../../lib/library-texts.ts';
 
 interface ExclusiveAccessDialogProps {
   open: boolean;
@@ -13,7 +13,7 @@ interface ExclusiveAccessDialogProps {
 
 /** 'Black Friday Collection': the board is for members; anonymous visitors are invited to sign up. */
 export function ExclusiveAccessDialog({ open, onCancel, onGetAccess }: ExclusiveAccessDialogProps) {
-  const T = TEXTS.blackFridayDialog;
+  const T = LIBRARY_TEXTS.blackFridayDialog;
   return (
     <Dialog open={open} onOpenChange={(next) => !next && onCancel()}>
       <DialogContent title={T.title} description={T.body}>

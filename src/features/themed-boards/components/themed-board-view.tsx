@@ -7,7 +7,9 @@ import { ChevronLeftIcon } from '../../../components/ui/icons.tsx';
 import { ErrorBoundary } from '../../../components/ui/error-boundary.tsx';
 import { usePageMetadata } from '../../../hooks/use-document-title.ts';
 import type { Ad } from '../../../lib/ad-schema.ts';
-import { TEXTS } from '../../../lib/spec-texts.ts';
+import { BOARD_TEXTS } from '../../../lib/board-texts.ts';
+import { LIBRARY_TEXTS } from '../../../lib/library-texts.ts';
+import { SHELL_TEXTS } from '../../../lib/shell-texts.ts';
 import { useThemedBoardAds, type ThemedBoard } from '../api/list-themed-board-ads.ts';
 import { sessionSeed, shufflePage } from '../hooks/session-shuffle.ts';
 import { useThemedBoardFilters, type FilterOption } from '../hooks/use-themed-board-filters.ts';
@@ -31,7 +33,7 @@ export interface ThemedBoardViewProps {
   onAddToBoard?: (ad: Ad) => void;
 }
 
-const textsOf = (board: ThemedBoard) => (board === 'black-friday' ? TEXTS.themedBoards.blackFriday : TEXTS.themedBoards.topPicks);
+const textsOf = (board: ThemedBoard) => (board === 'black-friday' ? BOARD_TEXTS.themedBoards.blackFriday : BOARD_TEXTS.themedBoards.topPicks);
 
 /**
  * A themed board (Black Friday, Top Picks): banner, Back to Library, search,
@@ -50,9 +52,9 @@ export function ThemedBoardView({ board, brands, categories, canList, blocked, o
 
   useEffect(() => {
     if (!list.error) return;
-    toast.error(TEXTS.toasts.loadFailed.title, {
+    toast.error(SHELL_TEXTS.toasts.loadFailed.title, {
       id: `${board}-load-failed`,
-      description: list.isFetchNextPageError ? TEXTS.toasts.loadFailed.moreDescription : T.loadFailed,
+      description: list.isFetchNextPageError ? SHELL_TEXTS.toasts.loadFailed.moreDescription : T.loadFailed,
     });
   }, [list.error, list.isFetchNextPageError, board, T.loadFailed]);
 
@@ -65,7 +67,7 @@ export function ThemedBoardView({ board, brands, categories, canList, blocked, o
     <main className="mx-auto max-w-[1600px] px-4 pt-5 pb-12 sm:px-6 sm:pt-8 lg:px-8" data-board={board}>
       <Link to="/library" className={buttonClasses('ghost', 'sm', '-ml-2 mb-3 text-neutral-700')}>
         <ChevronLeftIcon className="h-4 w-4" />
-        {TEXTS.themedBoards.backToLibrary}
+        {BOARD_TEXTS.themedBoards.backToLibrary}
       </Link>
       <PageBanner page={board} alt={T.bannerAlt} />
       <div className="mb-3 sm:mb-5">
@@ -77,7 +79,7 @@ export function ThemedBoardView({ board, brands, categories, canList, blocked, o
           <div className="sticky top-14 z-20 -mx-4 mb-4 bg-neutral-50 px-4 py-2.5 sm:top-16 sm:-mx-6 sm:mb-5 sm:px-6 sm:py-3 lg:-mx-8 lg:px-8">
             <ThemedBoardToolbar state={state} />
           </div>
-          <ErrorBoundary fallback={<p className="py-20 text-center text-neutral-600">{TEXTS.library.renderError}</p>}>
+          <ErrorBoundary fallback={<p className="py-20 text-center text-neutral-600">{LIBRARY_TEXTS.library.renderError}</p>}>
             <AdGrid
               ads={ads}
               status={status}
