@@ -107,6 +107,8 @@ Deno.test('starts a monthly checkout with the 7-day trial for a new customer, re
     customer: 'cus_new',
     client_reference_id: alice.id,
     line_items: [{ price: prices.monthly, quantity: 1 }],
+    // A card for the trial too: the one-trial-per-card rule needs one to match.
+    payment_method_collection: 'always',
     subscription_data: { trial_period_days: 7, metadata: { user_id: alice.id } },
     metadata: { user_id: alice.id },
     success_url: 'http://localhost:3000/library?checkout=success&session_id={CHECKOUT_SESSION_ID}',
