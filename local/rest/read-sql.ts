@@ -182,8 +182,16 @@ function renderLateral(parent: PlanNode, embed: EmbedPlan, sql: SqlParameters): 
     ];
     return `left join lateral (select (select row_to_json(_r) from (select ${rendered.items}) as _r) as body${extra.map((e) => `, ${e}`).join('')} from ${rendered.from}${rendered.where}${rendered.order}) as ${lateral} on true`;
   }
-  return `left join lateral (select coalesce(json_agg(_r), '[]') as body, count(*) as pgrst_n from (select ${rendered.items} from ${rendered.from}${rendered.where}${rendered.order}${rendered.limit}) as _r) as ${lateral} on true`;
+  return `left join lateral (select coalesce(json_agg(_r), '[]') as body, count(*) as pgrst_n from (select ${rendered.items} from ${rendered.from}${rendered.where}${rendered.order}${rendered.limit}) as _r`
+    + ` where ${embeddedRowBudget('_r')}) as ${lateral} on true`;
 }
+
+/** The most rows, and bytes, the embedded resources of one read may hold (bootstrap/06_rest_embedding_budget.sql). */
+export const EMBEDDED_ROWS_MAX = 10_000;
+export const EMBEDDED_BYTES_MAX = 8 * 1024 * 1024;
+
+/** Counts one embedded row as it is read, and stops the statement past the budget. */
+const embeddedRowBudget = (row: string) => `rest_local.embedded_row(pg_column_size(${row}), ${EMBEDDED_ROWS_MAX}, ${EMBEDDED_BYTES_MAX})`;
 
 /**
  * The statement answering a read: one row with `total` (or null), `page_total`
