@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { statementTimeoutSettings } from './db/statement-timeouts.ts';
-import { parseTrustedProxies } from './http/client-address.ts';
+import { isLoopbackName, parseTrustedProxies } from './http/client-address.ts';
 import { LOCAL_STRIPE_PRICES, LOCAL_STRIPE_SECRET_KEY, LOCAL_STRIPE_WEBHOOK_SECRET } from '../supabase/functions/_shared/local-stripe-defaults.ts';
 
 /**
@@ -86,8 +86,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     if (!production.success) throw new Error(`OBYECT_MODE=production needs real settings (see README, "Production mode"):\n${problemList(production.error)}`);
     // Listening on loopback, only a proxy on this machine reaches the stack: without TRUSTED_PROXIES every visitor
     // would have its address, and one abuser's rate limit would stop everyone.
-    const loopback = ['localhost', '::1'].includes(parsed.data.HOST) || /^127(?:\.\d{1,3}){3}$/.test(parsed.data.HOST);
-    if (loopback && parsed.data.TRUSTED_PROXIES.trim() === '') {
+    if (isLoopbackName(parsed.data.HOST) && parsed.data.TRUSTED_PROXIES.trim() === '') {
       throw new Error(
         'OBYECT_MODE=production needs real settings (see README, "Production mode"):\n' +
           '  TRUSTED_PROXIES: required behind the proxy on this machine (HOST is loopback): set it to loopback, the proxy\'s address, or the number of proxies in front',

@@ -16,7 +16,8 @@ export interface Migration {
   checksum: string;
 }
 
-async function readSqlFolder(dir: string, versionOf: (file: string) => string): Promise<Migration[]> {
+/** The .sql files of a folder in name order, each with its text and checksum. */
+export async function readSqlFolder(dir: string, versionOf: (file: string) => string): Promise<Migration[]> {
   const files = (await readdir(dir)).filter((file) => file.endsWith('.sql')).sort();
   return Promise.all(
     files.map(async (file) => {

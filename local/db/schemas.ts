@@ -1,7 +1,6 @@
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Database } from './database.ts';
-import { bootstrapDir } from './migrate.ts';
+import { bootstrapDir, readSqlFolder } from './migrate.ts';
 
 export const schemasDir = path.resolve(import.meta.dirname, '../../supabase/schemas');
 
@@ -12,17 +11,16 @@ export const schemasDir = path.resolve(import.meta.dirname, '../../supabase/sche
  */
 export async function applySchemas(db: Database): Promise<string[]> {
   const applied: string[] = [];
-  for (const dir of [bootstrapDir, schemasDir]) {
-    for (const file of (await readdir(dir)).filter((name) => name.endsWith('.sql')).sort()) {
-      const sql = await readFile(path.join(dir, file), 'utf8');
+  for (const [dir, folder] of [[bootstrapDir, 'local/db/bootstrap'], [schemasDir, 'supabase/schemas']] as const) {
+    for (const file of await readSqlFolder(dir, (name) => name)) {
       await db.transaction(async (tx) => {
         try {
-          await tx.exec(sql);
+          await tx.exec(file.sql);
         } catch (error) {
-          throw new Error(`${path.relative(path.resolve(dir, '../..'), path.join(dir, file))} failed: ${(error as Error).message}`, { cause: error });
+          throw new Error(`${folder}/${file.name}.sql failed: ${(error as Error).message}`, { cause: error });
         }
       });
-      applied.push(file);
+      applied.push(`${file.name}.sql`);
     }
   }
   return applied;

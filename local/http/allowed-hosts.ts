@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { LocalConfig } from '../config.ts';
-import { resolveClientAddress, type TrustedProxies } from './client-address.ts';
+import { isLoopbackAddress, isLoopbackName, resolveClientAddress, type TrustedProxies } from './client-address.ts';
 import { CLIENT_IP_HEADER } from './node-adapter.ts';
 
 /**
@@ -25,16 +25,6 @@ export function hostName(host: string): string | null {
   const match = /^(?:\[([0-9a-f:.]+)\]|([^\s:/\\@[\]]+))(?::(\d{1,5}))?$/i.exec(host.trim());
   if (!match) return null;
   return (match[1] ?? match[2]!).toLowerCase().replace(/\.$/, '');
-}
-
-/** localhost, 127.0.0.0/8 and ::1: names only this machine answers to. */
-export function isLoopbackName(name: string): boolean {
-  return name === 'localhost' || name === '::1' || /^127(?:\.\d{1,3}){3}$/.test(name);
-}
-
-/** A socket address on this machine (IPv4, IPv6 or IPv4-mapped IPv6). */
-export function isLoopbackAddress(address: string): boolean {
-  return address === '::1' || /^(?:::ffff:)?127(?:\.\d{1,3}){3}$/i.test(address);
 }
 
 /** The Host the client sent, or for a Request made in-process (tests, no Host header) its URL's host. */

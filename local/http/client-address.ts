@@ -57,6 +57,16 @@ export function normalAddress(raw: string): string {
   return (mapped ? mapped[1]! : address).toLowerCase();
 }
 
+/** localhost, 127.0.0.0/8 and ::1: names only this machine answers to. */
+export function isLoopbackName(name: string): boolean {
+  return name === 'localhost' || name === '::1' || /^127(?:\.\d{1,3}){3}$/.test(name);
+}
+
+/** A socket address on this machine (IPv4, IPv6 or IPv4-mapped IPv6). */
+export function isLoopbackAddress(address: string): boolean {
+  return address === '::1' || /^(?:::ffff:)?127(?:\.\d{1,3}){3}$/i.test(address);
+}
+
 const isTrusted = (list: BlockList, address: string) => {
   const family = isIP(address);
   return family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4');

@@ -1,5 +1,6 @@
 import type { ApiHandler } from './api-handler.ts';
-import { hostName, isLoopbackAddress, isLoopbackName, peerAddress, requestHost } from './allowed-hosts.ts';
+import { hostName, peerAddress, requestHost } from './allowed-hosts.ts';
+import { isLoopbackAddress, isLoopbackName } from './client-address.ts';
 
 /**
  * The development doors (the mailbox, the local Stripe pages and API) read

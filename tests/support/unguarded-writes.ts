@@ -19,41 +19,38 @@ const ready = () => (loaded ??= loadModule());
 
 type Node = unknown;
 
+/** Calls `each` with every object of a JSON parse tree, depth first, arrays walked through. */
+function eachObject(node: Node, each: (object: Record<string, unknown>) => void): void {
+  if (Array.isArray(node)) {
+    for (const item of node) eachObject(item, each);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  each(node as Record<string, unknown>);
+  for (const value of Object.values(node)) eachObject(value, each);
+}
+
 /** Every UPDATE and DELETE node of a parse tree that has no WHERE clause, CTEs and subqueries included. */
 function unguarded(tree: Node): string[] {
   const found: string[] = [];
-  const visit = (node: Node) => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item);
-      return;
+  eachObject(tree, (object) => {
+    for (const key of ['UpdateStmt', 'DeleteStmt'] as const) {
+      const statement = object[key] as { whereClause?: unknown; relation?: { schemaname?: string; relname?: string } } | undefined;
+      if (!statement || typeof statement !== 'object' || 'whereClause' in statement) continue;
+      const relation = [statement.relation?.schemaname, statement.relation?.relname].filter(Boolean).join('.');
+      found.push(`${key === 'UpdateStmt' ? 'update' : 'delete from'} ${relation}`);
     }
-    if (!node || typeof node !== 'object') return;
-    for (const [key, value] of Object.entries(node)) {
-      if ((key === 'UpdateStmt' || key === 'DeleteStmt') && value && typeof value === 'object' && !('whereClause' in value)) {
-        const relation = (value as { relation?: { schemaname?: string; relname?: string } }).relation;
-        found.push(`${key === 'UpdateStmt' ? 'update' : 'delete from'} ${[relation?.schemaname, relation?.relname].filter(Boolean).join('.')}`);
-      }
-      visit(value);
-    }
-  };
-  visit(tree);
+  });
   return found;
 }
 
 /** The SQL statements inside a PL/pgSQL function: every expression parsed as a whole statement. */
 function plpgsqlStatements(tree: Node): string[] {
   const queries: string[] = [];
-  const visit = (node: Node) => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item);
-      return;
-    }
-    if (!node || typeof node !== 'object') return;
-    const expr = (node as { PLpgSQL_expr?: { query: string; parseMode?: number } }).PLpgSQL_expr;
+  eachObject(tree, (object) => {
+    const expr = object.PLpgSQL_expr as { query: string; parseMode?: number } | undefined;
     if (expr && (expr.parseMode ?? 0) === 0) queries.push(expr.query);
-    for (const value of Object.values(node)) visit(value);
-  };
-  visit(tree);
+  });
   return queries;
 }
 
