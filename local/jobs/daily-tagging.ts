@@ -10,8 +10,18 @@ export function msUntilNextRun(now: Date): number {
   return next - now.getTime();
 }
 
-/** Runs the job once, as pg_cron would: the database's own function, as the owner. */
+/**
+ * Counts the running ads' keys of the dated orders to today (pg_cron runs it at 00:00 UTC): the stack runs it when it
+ * starts, since a database from an earlier day holds the keys of that day, and before each daily tagging.
+ */
+export async function countRunningDays(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ counted: number }>('select private.count_running_days() as counted');
+  return rows[0]?.counted ?? 0;
+}
+
+/** Runs the day's jobs once, as pg_cron would: the database's own functions, as the owner. */
 export async function runDailyTagging(db: Queryable): Promise<number> {
+  await countRunningDays(db);
   const { rows } = await db.query<{ tagged: number }>('select private.tag_yesterdays_ads() as tagged');
   return rows[0]?.tagged ?? 0;
 }
@@ -50,6 +60,7 @@ export function startDailyTagging(db: Queryable, log: (line: string) => void, ti
     }, msUntilNextRun(timers.now()));
     timer.unref?.();
   };
+  countRunningDays(db).catch((error: unknown) => log(`Counting running days failed: ${(error as Error).message}`));
   arm();
   return {
     stop() {

@@ -103,7 +103,8 @@ export type Database = {
           near_duplicate_of: string | null
           video_path: string | null
           video_duration_ms: number | null
-          search_signature: unknown | null
+          running_days_key: number
+          last_seen_key: string
         }
         Insert: {
           id?: string
@@ -150,7 +151,8 @@ export type Database = {
           near_duplicate_of?: string | null
           video_path?: string | null
           video_duration_ms?: number | null
-          search_signature?: never
+          running_days_key?: number
+          last_seen_key?: string
         }
         Update: {
           id?: string
@@ -197,7 +199,8 @@ export type Database = {
           near_duplicate_of?: string | null
           video_path?: string | null
           video_duration_ms?: number | null
-          search_signature?: never
+          running_days_key?: number
+          last_seen_key?: string
         }
         Relationships: [
           {
@@ -823,22 +826,7 @@ export type Database = {
       }
       list_ads: {
         Args: {
-          p_board?: string
-          p_brand_id?: string | null
-          p_category_id?: string | null
-          p_type_id?: string | null
-          p_tag_ids?: string[] | null
-          p_since?: string | null
-          p_search?: string | null
-          p_cursor?: string | null
-          p_platforms?: string[] | null
-          p_format?: string | null
-          p_offer?: string | null
-          p_hook_id?: string | null
-          p_min_running_days?: number | null
-          p_still_running?: boolean | null
-          p_sort?: string
-          p_colour?: string | null
+          p_query?: Json
         }
         Returns: Json
       }

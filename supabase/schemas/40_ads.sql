@@ -8,22 +8,6 @@
 -- Function bodies may name tables of later files: they are checked when called, not when created.
 set check_function_bodies = false;
 
--- Every word's bits of a search document, but those of the period and block words (which begin with '~'). The
--- generated column computes it as the role that writes the row, the admin through the API (authenticated), as
--- ads_running_lag_order's expression does: that role may execute it, and it runs as its owner, since
--- the schema stays closed to that role (so the API cannot name it).
-create function private.search_signature(p_vector tsvector) returns bit(256)
-language sql immutable strict parallel safe
-security definer
-set search_path = ''
-as $$
-  select coalesce(bit_or(private.search_word_bits(w)), repeat('0', 256)::bit(256))
-    from unnest(tsvector_to_array(p_vector)) w
-   where left(w, 1) <> '~'
-$$;
-revoke all on function private.search_signature(p_vector tsvector) from public;
-grant execute on function private.search_signature(p_vector tsvector) to authenticated, service_role;
-
 create table public.ads (
   id uuid primary key default gen_random_uuid(),
   brand_id uuid not null references public.brands (id) on delete restrict,
@@ -72,7 +56,9 @@ create table public.ads (
   near_duplicate_of uuid,
   video_path text unique,
   video_duration_ms integer,
-  search_signature bit(256) generated always as (private.search_signature(search_vector)) stored,
+  -- The keys of the longest-running and recently-seen orders, written by ads_count_days (60_listing).
+  running_days_key integer not null default 0,
+  last_seen_key date not null default '-infinity'::date,
   constraint ads_call_to_action_known check (call_to_action is null or call_to_action in (
     'shop_now', 'learn_more', 'sign_up', 'get_offer', 'order_now', 'subscribe', 'download', 'book_now', 'contact_us', 'watch_more')),
   constraint ads_colour_histogram_shape check (
@@ -642,27 +628,6 @@ as $$
 $$;
 revoke all on function private.landing_host(p_url text) from public;
 
--- Two bits of 256 for a word: the first two bytes of its md5. Plain SQL of catalog functions, so the planner writes
--- it into the statements that call it (list_ads writes a search's words as constants, and they are worked out once
--- when the statement is planned); it is not security definer and reads nothing, so it needs no search_path.
-create function private.search_word_bits(p_word text) returns bit(256)
-language sql immutable strict parallel safe
-as $$
-  select pg_catalog.set_bit(pg_catalog.set_bit(pg_catalog.repeat('0', 256)::bit(256),
-           pg_catalog.get_byte(pg_catalog.decode(pg_catalog.md5(p_word), 'hex'), 0), 1),
-           pg_catalog.get_byte(pg_catalog.decode(pg_catalog.md5(p_word), 'hex'), 1), 1)
-$$;
-revoke all on function private.search_word_bits(p_word text) from public;
-
-create index ads_brand_order on public.ads (brand_id, created_at desc, id desc);
-
-create index ads_category_order on public.ads (category_id, created_at desc, id desc);
-
-create index ads_type_order on public.ads (type_id, created_at desc, id desc);
-
--- Admin table: newest/oldest across all boards.
-create index ads_created_order on public.ads (created_at desc, id desc);
-
 create index ads_free_sample_latest on public.ads (free_sample_since desc, id desc) where free_sample;
 
 create index ads_free_sample_waiting on public.ads (free_sample_since, id)
@@ -673,12 +638,6 @@ create index ads_hook on public.ads (hook_id);
 
 -- The backfill's worklist walks the ads not read yet, newest first.
 create index ads_image_text_unread on public.ads (created_at desc, id desc) where image_text is null;
-
--- A hook's ads newest first (the hook filter is a short list, like categories).
-create index ads_hook_order on public.ads (hook_id, created_at desc, id desc) where hook_id is not null;
-
--- Ads by first and last sighting, for the few first seen after X that ran long enough by a later last sighting.
-create index ads_seen_dates on public.ads (first_seen, last_seen) where first_seen is not null;
 
 create index ads_visual_hash_q0 on public.ads ((((visual_hash >> 48) & 65535)::int)) where visual_hash is not null;
 
@@ -696,98 +655,6 @@ create index ads_colour_point_black_friday on public.ads using gist (colour_poin
 create index ads_near_duplicate_of on public.ads (near_duplicate_of) where near_duplicate_of is not null;
 
 create index ads_fingerprint_missing on public.ads (created_at desc, id desc) where visual_hash is null;
-
-create index ads_colour_beige_order on public.ads (created_at desc, id desc) where (colour_swatches @> '{beige}'::text[]);
-
-create index ads_colour_black_order on public.ads (created_at desc, id desc) where (colour_swatches @> '{black}'::text[]);
-
-create index ads_colour_blue_order on public.ads (created_at desc, id desc) where (colour_swatches @> '{blue}'::text[]);
-
-create index ads_colour_brown_order on public.ads (created_at desc, id desc) where (colour_swatches @> '{brown}'::text[]);
-
-create index ads_colour_green_order on public.ads (created_at desc, id desc) where (colour_swatches @> '{green}'::text[]);
-
-create index ads_colour_grey_order on public.ads (created_at desc, id desc) where (colour_swatches @> '{grey}'::text[]);
-
-create index ads_colour_orange_order on public.ads (created_at desc, id desc) where (colour_swatches @> '{orange}'::text[]);
-
-create index ads_colour_pink_order on public.ads (created_at desc, id desc) where (colour_swatches @> '{pink}'::text[]);
-
-create index ads_colour_purple_order on public.ads (created_at desc, id desc) where (colour_swatches @> '{purple}'::text[]);
-
-create index ads_colour_red_order on public.ads (created_at desc, id desc) where (colour_swatches @> '{red}'::text[]);
-
-create index ads_colour_white_order on public.ads (created_at desc, id desc) where (colour_swatches @> '{white}'::text[]);
-
-create index ads_colour_yellow_order on public.ads (created_at desc, id desc) where (colour_swatches @> '{yellow}'::text[]);
-
--- A brand's ads in the longest-running and recently-seen orders are read from streams of their own.
---
--- Those orders merge streams of ads: running ads by first sighting or by id, ended ads by days ran or
--- by last sighting, and the undated ads by id. Walked whole-library and filtered, a brand with 2% of the library
--- reads about 3,000 ads to find a page of 61 (7 to 10 ms at 1,000,000 ads, bench:db's "longest running + brand").
--- Each stream also has a brand-first index, which the same statements read in order: the brand's own ads, 61 of
--- them. See docs/decisions/0048.
-create index ads_brand_running_since on public.ads (brand_id, first_seen, id) where still_running;
-
-create index ads_brand_ran_for on public.ads (brand_id, (first_seen - last_seen), id) where not still_running and last_seen is not null;
-
-create index ads_brand_running on public.ads (brand_id, id) where still_running;
-
-create index ads_brand_last_seen on public.ads (brand_id, last_seen desc, id) where not still_running and last_seen is not null;
-
-create index ads_brand_undated on public.ads (brand_id, id) where not still_running and last_seen is null;
-
-create index ads_undated on public.ads (id)
-  include (still_running, first_seen, last_seen, created_at, is_black_friday, is_top_picks, colour_swatches, platforms,
-           format, offer, hook_id, category_id, type_id)
-  where not still_running and last_seen is null;
-
-create index ads_library_order on public.ads (created_at desc, id desc) include (search_signature) where not is_black_friday;
-
-create index ads_black_friday_order on public.ads (created_at desc, id desc) include (search_signature) where is_black_friday;
-
-create index ads_top_picks_order on public.ads (created_at desc, id desc) include (search_signature) where is_top_picks;
-
--- The streams of the two dated orders again, holding only what a search of the board alone
--- reads on its walk: the board and the signature (and the sightings its days run are counted from, which an index
--- of their difference does not give back). The filters' streams hold thirteen more columns,
--- and each of their entries costs more to read; a search with filters walks those.
-create index ads_signed_running_since on public.ads (first_seen, id)
-  include (is_black_friday, is_top_picks, search_signature) where still_running;
-
-create index ads_signed_ran_for on public.ads ((first_seen - last_seen), id)
-  include (first_seen, last_seen, is_black_friday, is_top_picks, search_signature) where not still_running and last_seen is not null;
-
-create index ads_signed_running on public.ads (id)
-  include (is_black_friday, is_top_picks, search_signature) where still_running;
-
-create index ads_signed_last_seen on public.ads (last_seen desc, id)
-  include (is_black_friday, is_top_picks, search_signature) where not still_running and last_seen is not null;
-
-create index ads_running_since on public.ads (first_seen, id)
-  include (still_running, last_seen, created_at, is_black_friday, is_top_picks, colour_swatches, platforms, format, offer,
-           hook_id, category_id, type_id, search_signature)
-  where still_running;
-
-create index ads_ran_for on public.ads ((first_seen - last_seen), id)
-  include (still_running, first_seen, last_seen, created_at, is_black_friday, is_top_picks, colour_swatches, platforms,
-           format, offer, hook_id, category_id, type_id, search_signature)
-  where not still_running and last_seen is not null;
-
-create index ads_running on public.ads (id)
-  include (still_running, first_seen, last_seen, created_at, is_black_friday, is_top_picks, colour_swatches, platforms,
-           format, offer, hook_id, category_id, type_id, search_signature)
-  where still_running;
-
-create index ads_last_seen on public.ads (last_seen desc, id)
-  include (still_running, first_seen, created_at, is_black_friday, is_top_picks, colour_swatches, platforms, format,
-           offer, hook_id, category_id, type_id, search_signature)
-  where not still_running and last_seen is not null;
-
-create index ads_search on public.ads
-  using gin (search_vector, search_text extensions.gin_trgm_ops, colour_swatches, platforms, format, offer, hook_id,
-             category_id, type_id);
 
 create index ad_tags_tag_order on public.ad_tags (tag_id, ad_created_at desc, ad_id desc);
 

@@ -1,5 +1,6 @@
--- Jobs: the daily Tag Ads run for the day before, scheduled with pg_cron where the database has it (hosted Supabase);
--- elsewhere the local stack runs the same function from its own timer.
+-- Jobs: each day the running ads' keys of the dated orders are counted to the new day and the Tag Ads run tags the
+-- day before; scheduled with pg_cron where the database has it (hosted Supabase); elsewhere the local stack runs the
+-- same functions from its own timer.
 
 -- Function bodies may name tables of later files: they are checked when called, not when created.
 set check_function_bodies = false;
@@ -15,7 +16,7 @@ as $$
 $$;
 revoke all on function private.tag_yesterdays_ads() from public;
 
--- Schedules the job with pg_cron when it can, and says what it did.
+-- Schedules the daily jobs with pg_cron when it can, and says what it did.
 create or replace function private.schedule_daily_tagging() returns text
 language plpgsql
 volatile
@@ -33,6 +34,8 @@ begin
     return 'pg_cron could not be enabled: ' || sqlerrm;
   end;
   -- By name, so running this again replaces the job instead of adding a second one.
+  execute 'select cron.schedule($1, $2, $3)'
+    using 'obyect-count-running-days', '0 0 * * *', 'select private.count_running_days()';
   execute 'select cron.schedule($1, $2, $3)'
     using 'obyect-tag-yesterdays-ads', '5 0 * * *', 'select private.tag_yesterdays_ads()';
   return 'scheduled';

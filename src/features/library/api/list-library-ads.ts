@@ -4,14 +4,12 @@ import { apiErrorFrom } from '../../../lib/api-error.ts';
 import type { AdFormat, AdOffer, AdPlatform } from '../../../lib/ad-fact-values.ts';
 import type { ColourSwatchId } from '../../../lib/colour-swatches.ts';
 import { AD_LIST_CACHE_MS, PAGE_SIZE } from '../../../lib/constants.ts';
+import { LIST_ADS_SORTS, listAdsQuery, type ListAdsQuery, type ListAdsSort } from '../../../lib/list-ads-query.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
-/**
- * The library's orders (list_ads' p_sort): newest first; longest running first; last seen first (a running ad
- * counts as seen today); and, with a search, the best matches first (without one the server orders it as newest).
- */
-export const LIBRARY_SORTS = ['newest', 'longest_running', 'recently_seen', 'relevance'] as const;
-export type LibrarySort = (typeof LIBRARY_SORTS)[number];
+/** The library's orders (list_ads' sort). */
+export const LIBRARY_SORTS = LIST_ADS_SORTS;
+export type LibrarySort = ListAdsSort;
 
 /**
  * The library's query as the server takes it: ids resolved, `since` an ISO instant fixed for the query's life.
@@ -38,32 +36,31 @@ export interface LibraryFilters {
   sort?: LibrarySort;
 }
 
-/** list_ads' arguments for a library query: all of them, a filter not set sent as null. */
-export function libraryListArgs(filters: LibraryFilters, cursor: string | null) {
-  const platforms = [...new Set(filters.platforms ?? [])].sort();
-  return {
-    p_board: 'library',
-    p_brand_id: filters.brandId,
-    p_category_id: filters.categoryId,
-    p_type_id: filters.typeId,
-    p_tag_ids: filters.tagIds.length > 0 ? filters.tagIds : null,
-    p_since: filters.since,
-    p_search: filters.search.trim() || null,
-    p_cursor: cursor,
-    p_platforms: platforms.length > 0 ? platforms : null,
-    p_format: filters.format ?? null,
-    p_offer: filters.offer ?? null,
-    p_hook_id: filters.hookId ?? null,
-    p_min_running_days: filters.minRunningDays ?? null,
-    p_still_running: filters.stillRunning === true ? true : null,
-    p_sort: filters.sort ?? 'newest',
-    p_colour: filters.colour ?? null,
-  };
+/** The library query as list_ads takes it (one field per filter that is set), with the page's cursor. */
+export function libraryListQuery(filters: LibraryFilters, cursor: string | null): ListAdsQuery {
+  return listAdsQuery({
+    board: 'library',
+    brand_id: filters.brandId,
+    category_id: filters.categoryId,
+    type_id: filters.typeId,
+    tag_ids: filters.tagIds,
+    since: filters.since,
+    search: filters.search.trim(),
+    cursor,
+    platforms: [...new Set(filters.platforms ?? [])].sort(),
+    format: filters.format,
+    offer: filters.offer,
+    hook_id: filters.hookId,
+    min_running_days: filters.minRunningDays,
+    still_running: filters.stillRunning,
+    sort: filters.sort === 'newest' ? null : filters.sort,
+    colour: filters.colour,
+  });
 }
 
 /** One page of the library (60 ads) in the query's order; the server decides which ads are clear. */
 export async function listLibraryAds(filters: LibraryFilters, cursor: string | null): Promise<AdPage> {
-  const { data, error } = await supabase.rpc('list_ads', libraryListArgs(filters, cursor));
+  const { data, error } = await supabase.rpc('list_ads', { p_query: libraryListQuery(filters, cursor) });
   if (error) throw apiErrorFrom(error);
   const page = adPageSchema.parse(data);
   // An empty or short page is the last one.

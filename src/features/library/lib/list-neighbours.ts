@@ -1,16 +1,16 @@
 import { InfiniteQueryObserver, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { AdPage } from '../../../lib/ad-schema.ts';
-import { libraryAdsQueryOptions, libraryListArgs, type LibraryFilters } from '../api/list-library-ads.ts';
+import { libraryAdsQueryOptions, libraryListQuery, type LibraryFilters } from '../api/list-library-ads.ts';
 
 const LIBRARY_LISTS_KEY = ['ads', 'library'] as const;
 
 /**
  * The library as everyone first sees it: every ad, newest first; the server's get_ad_neighbours walks that order.
- * Read from the arguments list_ads is sent, so a filter added there can never be taken for the whole library.
+ * Read from the query list_ads is sent, so a filter added there can never be taken for the whole library.
  */
 export function isWholeLibrary(filters: LibraryFilters): boolean {
-  const { p_board: _board, p_cursor: _cursor, p_sort: sort, ...narrowing } = libraryListArgs(filters, null);
-  return sort === 'newest' && Object.values(narrowing).every((value) => value === null);
+  const { board: _board, ...narrowing } = libraryListQuery(filters, null);
+  return Object.keys(narrowing).length === 0;
 }
 
 export interface HoldingList {

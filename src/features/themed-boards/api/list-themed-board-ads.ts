@@ -2,6 +2,7 @@ import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { adPageSchema, type AdPage } from '../../../lib/ad-schema.ts';
 import { apiErrorFrom } from '../../../lib/api-error.ts';
 import { AD_LIST_CACHE_MS, PAGE_SIZE } from '../../../lib/constants.ts';
+import { listAdsQuery } from '../../../lib/list-ads-query.ts';
 import { supabase } from '../../../lib/supabase-client.ts';
 
 /** The two themed boards, by the name list_ads and page_banners know them by. */
@@ -15,13 +16,14 @@ export interface ThemedBoardFilters {
 
 /** One page (60 ads) of a themed board, newest first; the server decides which ads are clear. */
 export async function listThemedBoardAds(board: ThemedBoard, filters: ThemedBoardFilters, cursor: string | null): Promise<AdPage> {
-  const { data, error } = await supabase.rpc('list_ads', {
-    p_board: board,
-    p_brand_id: filters.brandId,
-    p_category_id: filters.categoryId,
-    p_search: filters.search.trim() || null,
-    p_cursor: cursor,
+  const query = listAdsQuery({
+    board,
+    brand_id: filters.brandId,
+    category_id: filters.categoryId,
+    search: filters.search.trim(),
+    cursor,
   });
+  const { data, error } = await supabase.rpc('list_ads', { p_query: query });
   if (error) throw apiErrorFrom(error);
   const page = adPageSchema.parse(data);
   // An empty or short page is the last one.
