@@ -1,7 +1,8 @@
 -- The listing is one plain query: list_ads takes the whole query as one jsonb and builds one statement from one
 -- condition per filter and one keyset order per sort, which PostgreSQL plans (docs/decisions/0067). The planner's
 -- strategies go with their functions, settings, the search lexicon, the search signatures, the period and running
--- words in the search vectors and 38 of the indexes on public.ads; the dated orders read two keys kept on each ad.
+-- words in the search vectors and 45 of the indexes on public.ads (now 20, 9 of them the listing's); the dated orders
+-- read two keys kept on each ad.
 -- The result is declared in supabase/schemas too; tests/sql/schema-drift.test.ts checks that both agree.
 
 drop trigger ads_write_search on public.ads;
@@ -440,3 +441,57 @@ $$;
 revoke all on function private.schedule_daily_tagging() from public;
 
 select private.schedule_daily_tagging();
+
+-- "More like this" and the near-duplicate lookup read one index each where they read two and four.
+drop index public.ads_hook;
+drop index public.ads_visual_hash_q0;
+drop index public.ads_visual_hash_q1;
+drop index public.ads_visual_hash_q2;
+drop index public.ads_visual_hash_q3;
+drop index public.ads_colour_point_library;
+drop index public.ads_colour_point_black_friday;
+
+-- A hash's four quarters as one set of keys, each quarter's value shifted into its own range (the n-th quarter's
+-- values are n * 65536 and up), for the one index that finds hashes sharing a quarter (ads_visual_hash). The API
+-- roles that write an ad compute it for the index, so they may execute it; the schema stays closed to them.
+create function private.hash_quarter_keys(p_hash bigint) returns integer[]
+language sql immutable strict parallel safe
+set search_path = ''
+as $$
+  select array[((p_hash >> 48) & 65535)::int, 65536 + ((p_hash >> 32) & 65535)::int,
+               131072 + ((p_hash >> 16) & 65535)::int, 196608 + (p_hash & 65535)::int]
+$$;
+revoke all on function private.hash_quarter_keys(p_hash bigint) from public;
+grant execute on function private.hash_quarter_keys(p_hash bigint) to authenticated, service_role;
+
+create or replace function private.ads_near_hash(p_hash bigint, p_vector extensions.cube) returns table(id uuid, distance integer, created_at timestamp with time zone)
+language plpgsql stable strict parallel safe
+set search_path = ''
+set max_parallel_workers_per_gather = 0
+set jit = off
+as $$
+declare
+  v_probes record;
+begin
+  select * into v_probes from private.hash_quarter_probes(p_hash);
+  return query
+    select a.id, private.hash_distance(a.visual_hash, p_hash), a.created_at
+      from public.ads a
+     where a.visual_hash is not null
+       and private.hash_quarter_keys(a.visual_hash) operator(pg_catalog.&&)
+           (v_probes.q0 || array(select 65536 + q from unnest(v_probes.q1) q)
+            || array(select 131072 + q from unnest(v_probes.q2) q) || array(select 196608 + q from unnest(v_probes.q3) q))
+       and private.hash_distance(a.visual_hash, p_hash) <= 7
+       and extensions.cube_distance(a.visual_vector, p_vector) <= 0.3;
+end;
+$$;
+revoke all on function private.ads_near_hash(p_hash bigint, p_vector extensions.cube) from public;
+
+-- A hook's ads, newest first: the 30 that "more like this" reads, and a hook's deletion clearing it from its ads.
+create index ads_hook_newest on public.ads (hook_id, created_at desc, id desc);
+
+-- Hashes sharing a quarter with a probe (private.ads_near_hash).
+create index ads_visual_hash on public.ads using gin (private.hash_quarter_keys(visual_hash)) where visual_hash is not null;
+
+-- Nearest colour points ("more like this"; each board's ads are the nearest that pass its condition).
+create index ads_colour_point on public.ads using gist (colour_point) where colour_point is not null;

@@ -633,24 +633,11 @@ create index ads_free_sample_latest on public.ads (free_sample_since desc, id de
 create index ads_free_sample_waiting on public.ads (free_sample_since, id)
   where not free_sample and free_sample_since is not null;
 
--- A hook's deletion clears it from its ads through this index.
-create index ads_hook on public.ads (hook_id);
+-- A hook's ads, newest first: the 30 that "more like this" reads, and a hook's deletion clearing it from its ads.
+create index ads_hook_newest on public.ads (hook_id, created_at desc, id desc);
 
 -- The backfill's worklist walks the ads not read yet, newest first.
 create index ads_image_text_unread on public.ads (created_at desc, id desc) where image_text is null;
-
-create index ads_visual_hash_q0 on public.ads ((((visual_hash >> 48) & 65535)::int)) where visual_hash is not null;
-
-create index ads_visual_hash_q1 on public.ads ((((visual_hash >> 32) & 65535)::int)) where visual_hash is not null;
-
-create index ads_visual_hash_q2 on public.ads ((((visual_hash >> 16) & 65535)::int)) where visual_hash is not null;
-
-create index ads_visual_hash_q3 on public.ads (((visual_hash & 65535)::int)) where visual_hash is not null;
-
--- Nearest colour points per board.
-create index ads_colour_point_library on public.ads using gist (colour_point) where not is_black_friday;
-
-create index ads_colour_point_black_friday on public.ads using gist (colour_point) where is_black_friday;
 
 create index ads_near_duplicate_of on public.ads (near_duplicate_of) where near_duplicate_of is not null;
 

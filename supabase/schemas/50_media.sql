@@ -176,6 +176,19 @@ as $$
 $$;
 revoke all on function private.hash_quarter_probes(p_hash bigint) from public;
 
+-- A hash's four quarters as one set of keys, each quarter's value shifted into its own range (the n-th quarter's
+-- values are n * 65536 and up), for the one index that finds hashes sharing a quarter (ads_visual_hash). The API
+-- roles that write an ad compute it for the index, so they may execute it; the schema stays closed to them.
+create function private.hash_quarter_keys(p_hash bigint) returns integer[]
+language sql immutable strict parallel safe
+set search_path = ''
+as $$
+  select array[((p_hash >> 48) & 65535)::int, 65536 + ((p_hash >> 32) & 65535)::int,
+               131072 + ((p_hash >> 16) & 65535)::int, 196608 + (p_hash & 65535)::int]
+$$;
+revoke all on function private.hash_quarter_keys(p_hash bigint) from public;
+grant execute on function private.hash_quarter_keys(p_hash bigint) to authenticated, service_role;
+
 -- The ads whose image nearly duplicates a fingerprint's: a hash at most 7 bits away and a colour histogram at most 0.3
 -- away (Euclidean; two images of one layout in different colours share a hash, not their colours).
 create or replace function private.ads_near_hash(p_hash bigint, p_vector extensions.cube) returns table(id uuid, distance integer, created_at timestamp with time zone)
@@ -192,8 +205,9 @@ begin
     select a.id, private.hash_distance(a.visual_hash, p_hash), a.created_at
       from public.ads a
      where a.visual_hash is not null
-       and (((a.visual_hash >> 48) & 65535)::int = any (v_probes.q0) or ((a.visual_hash >> 32) & 65535)::int = any (v_probes.q1)
-            or ((a.visual_hash >> 16) & 65535)::int = any (v_probes.q2) or (a.visual_hash & 65535)::int = any (v_probes.q3))
+       and private.hash_quarter_keys(a.visual_hash) operator(pg_catalog.&&)
+           (v_probes.q0 || array(select 65536 + q from unnest(v_probes.q1) q)
+            || array(select 131072 + q from unnest(v_probes.q2) q) || array(select 196608 + q from unnest(v_probes.q3) q))
        and private.hash_distance(a.visual_hash, p_hash) <= 7
        and extensions.cube_distance(a.visual_vector, p_vector) <= 0.3;
 end;
@@ -448,6 +462,12 @@ as $$
          || sha256(substring(p_key_pads from 1 for 64) || convert_to(p_token, 'UTF8'))), 'base64'), '+', '-'), '/', '_'), '=')
 $$;
 revoke all on function private.signed_image_link(p_bucket text, p_name text, p_token text, p_key_pads bytea) from public;
+
+-- Hashes sharing a quarter with a probe (private.ads_near_hash).
+create index ads_visual_hash on public.ads using gin (private.hash_quarter_keys(visual_hash)) where visual_hash is not null;
+
+-- Nearest colour points ("more like this"; each board's ads are the nearest that pass its condition).
+create index ads_colour_point on public.ads using gist (colour_point) where colour_point is not null;
 
 create trigger ads_visual_fingerprint
   before insert or update of visual_hash, colour_histogram, dominant_colours, visual_vector, colour_point, colour_swatches,
