@@ -1,8 +1,8 @@
 -- The listing is one plain query: list_ads takes the whole query as one jsonb and builds one statement from one
 -- condition per filter and one keyset order per sort, which PostgreSQL plans (docs/decisions/0067). The planner's
 -- strategies go with their functions, settings, the search lexicon, the search signatures, the period and running
--- words in the search vectors and 45 of the indexes on public.ads (now 20, 9 of them the listing's); the dated orders
--- read two keys kept on each ad.
+-- words in the search vectors; 47 of the 56 indexes on public.ads give way to 11 (20 in all, 6 of them the
+-- listing's); the dated orders read two keys kept on each ad.
 -- The result is declared in supabase/schemas too; tests/sql/schema-drift.test.ts checks that both agree.
 
 drop trigger ads_write_search on public.ads;
@@ -165,16 +165,27 @@ as $$
 declare
   v_query jsonb := coalesce(p_query, '{}');
   v_field text;
+  v_json_type text;
   q private.ads_query;
 begin
   if jsonb_typeof(v_query) <> 'object' then
     raise exception 'The query must be an object' using errcode = 'P0001', detail = 'invalid_filter';
   end if;
-  for v_field in select k from jsonb_object_keys(v_query) k loop
-    if not to_jsonb(jsonb_populate_record(null::private.ads_query, '{}')) ? v_field then
+  -- Each field by the JSON type its column takes (a list, a number, true or false, else a string), then by its value.
+  for v_field, v_json_type in
+    select k, case t.typcategory when 'A' then 'array' when 'N' then 'number' when 'B' then 'boolean' when 'S' then 'string'
+                   when 'U' then 'string' when 'D' then 'string' end
+      from jsonb_object_keys(v_query) k
+      left join pg_catalog.pg_attribute c on c.attrelid = 'private.ads_query'::regclass and c.attname = k and c.attnum > 0
+      left join pg_catalog.pg_type t on t.oid = c.atttypid
+  loop
+    if v_json_type is null then
       raise exception 'Unknown filter %', v_field using errcode = 'P0001', detail = 'invalid_filter';
     end if;
     begin
+      if jsonb_typeof(v_query -> v_field) not in ('null', v_json_type) then
+        raise exception using errcode = '22023';
+      end if;
       perform jsonb_populate_record(null::private.ads_query, jsonb_build_object(v_field, v_query -> v_field));
     exception when others then
       raise exception 'The filter % does not have a value of its type', v_field using errcode = 'P0001', detail = 'invalid_filter';
@@ -444,6 +455,8 @@ select private.schedule_daily_tagging();
 
 -- "More like this" and the near-duplicate lookup read one index each where they read two and four.
 drop index public.ads_hook;
+drop index public.ads_free_sample_latest;
+drop index public.ads_free_sample_waiting;
 drop index public.ads_visual_hash_q0;
 drop index public.ads_visual_hash_q1;
 drop index public.ads_visual_hash_q2;
@@ -495,3 +508,10 @@ create index ads_visual_hash on public.ads using gin (private.hash_quarter_keys(
 
 -- Nearest colour points ("more like this"; each board's ads are the nearest that pass its condition).
 create index ads_colour_point on public.ads using gist (colour_point) where colour_point is not null;
+
+-- The sample's members by when they joined (the latest leave first) and the ads that left it by when they joined
+-- (the earliest come back first): one index read from either end.
+create index ads_free_sample_since on public.ads (free_sample, free_sample_since, id);
+
+-- A type's deletion clears it from its ads through this index.
+create index ads_type on public.ads (type_id);

@@ -628,10 +628,12 @@ as $$
 $$;
 revoke all on function private.landing_host(p_url text) from public;
 
-create index ads_free_sample_latest on public.ads (free_sample_since desc, id desc) where free_sample;
+-- The sample's members by when they joined (the latest leave first) and the ads that left it by when they joined
+-- (the earliest come back first): one index read from either end.
+create index ads_free_sample_since on public.ads (free_sample, free_sample_since, id);
 
-create index ads_free_sample_waiting on public.ads (free_sample_since, id)
-  where not free_sample and free_sample_since is not null;
+-- A type's deletion clears it from its ads through this index.
+create index ads_type on public.ads (type_id);
 
 -- A hook's ads, newest first: the 30 that "more like this" reads, and a hook's deletion clearing it from its ads.
 create index ads_hook_newest on public.ads (hook_id, created_at desc, id desc);

@@ -290,16 +290,27 @@ as $$
 declare
   v_query jsonb := coalesce(p_query, '{}');
   v_field text;
+  v_json_type text;
   q private.ads_query;
 begin
   if jsonb_typeof(v_query) <> 'object' then
     raise exception 'The query must be an object' using errcode = 'P0001', detail = 'invalid_filter';
   end if;
-  for v_field in select k from jsonb_object_keys(v_query) k loop
-    if not to_jsonb(jsonb_populate_record(null::private.ads_query, '{}')) ? v_field then
+  -- Each field by the JSON type its column takes (a list, a number, true or false, else a string), then by its value.
+  for v_field, v_json_type in
+    select k, case t.typcategory when 'A' then 'array' when 'N' then 'number' when 'B' then 'boolean' when 'S' then 'string'
+                   when 'U' then 'string' when 'D' then 'string' end
+      from jsonb_object_keys(v_query) k
+      left join pg_catalog.pg_attribute c on c.attrelid = 'private.ads_query'::regclass and c.attname = k and c.attnum > 0
+      left join pg_catalog.pg_type t on t.oid = c.atttypid
+  loop
+    if v_json_type is null then
       raise exception 'Unknown filter %', v_field using errcode = 'P0001', detail = 'invalid_filter';
     end if;
     begin
+      if jsonb_typeof(v_query -> v_field) not in ('null', v_json_type) then
+        raise exception using errcode = '22023';
+      end if;
       perform jsonb_populate_record(null::private.ads_query, jsonb_build_object(v_field, v_query -> v_field));
     exception when others then
       raise exception 'The filter % does not have a value of its type', v_field using errcode = 'P0001', detail = 'invalid_filter';

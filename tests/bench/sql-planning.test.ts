@@ -47,13 +47,13 @@ describe('the planning report (bench/sql-planning.sh)', () => {
   });
 
   it('fails, saying so, when the call does', async () => {
-    const failed = await script(`public.list_ads(p_sort => 'sideways')`, '3').then(
+    const failed = await script(`public.list_ads('{"sort": "sideways"}')`, '3').then(
       () => null,
       (error: { code: number; stdout: string; stderr: string }) => error,
     );
     expect(failed).not.toBeNull();
     expect(failed!.code).not.toBe(0);
-    expect(failed!.stdout).toContain('ERROR');
+    expect(failed!.stdout).toMatch(/ERROR: +Unknown order sideways/);
     expect(failed!.stderr).toContain('the call failed or did not run 3 times');
   });
 });

@@ -35,7 +35,7 @@ describeOnEngines('ad cards: what lists show of an ad follows every write', (ctx
 
   async function listed(adId: string): Promise<CardFields> {
     const [row] = await queryAs<{ page: { ads: (CardFields & { id: string })[] } }>(
-      ctx.db, subscriber, `select public.list_ads(p_board => 'library') as page`);
+      ctx.db, subscriber, `select public.list_ads('{"board": "library"}'::jsonb) as page`);
     const ad = row!.page.ads.find((candidate) => candidate.id === adId);
     expect(ad).toBeDefined();
     return ad!;

@@ -269,7 +269,7 @@ describeOnEngines('ad facts', (ctx) => {
         offer: null, hook_id: null, hook_name: null, language: null, country: null, image_text: null,
       });
       const [row] = await queryAs<{ page: { ads: Record<string, unknown>[] } }>(ctx.db, userActor(people.subscriber),
-        `select public.list_ads(p_board => 'library') as page`);
+        `select public.list_ads('{"board": "library"}'::jsonb) as page`);
       expect(row!.page.ads.length).toBeGreaterThan(0);
       for (const ad of row!.page.ads) expect(ad).not.toHaveProperty('facts');
     });

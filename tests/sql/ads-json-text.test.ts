@@ -131,7 +131,7 @@ describeOnEngines('ads as JSON text: cards, clear state and signed links put tog
 
   it('answers list_ads and list_collection_ads as json, and is not callable by the API roles', async () => {
     const [listed] = await queryAs<{ type: string }>(ctx.db, userActor(people.subscriber),
-      `select pg_typeof(public.list_ads(p_board => 'library'))::text as type`);
+      `select pg_typeof(public.list_ads('{"board": "library"}'::jsonb))::text as type`);
     expect(listed!.type).toBe('json');
     const board = await newBoard(ctx.db, people.free, 'Text board');
     await ctx.db.query('insert into public.user_collection_items (collection_id, ad_id) values ($1, $2)', [board, awkward.id]);

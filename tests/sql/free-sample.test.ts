@@ -23,6 +23,7 @@ import {
   type Personas,
   type TestUser,
 } from '../support/factories.ts';
+import { listAdsStatement, listQueryParameter, type ListQuery } from '../support/list-query.ts';
 
 /**
  * The free sample (DESIGN.md, "Access and the paywall"): one fixed set of at
@@ -35,25 +36,8 @@ interface AdPage {
   next_cursor: string | null;
 }
 
-interface ListArgs {
-  board?: string;
-  brandId?: string;
-  categoryId?: string;
-  tagIds?: string[];
-  since?: string;
-  search?: string;
-  cursor?: string;
-}
-
-const listParameters: Record<keyof ListArgs, [string, string]> = {
-  board: ['p_board', 'text'],
-  brandId: ['p_brand_id', 'uuid'],
-  categoryId: ['p_category_id', 'uuid'],
-  tagIds: ['p_tag_ids', 'uuid[]'],
-  since: ['p_since', 'timestamptz'],
-  search: ['p_search', 'text'],
-  cursor: ['p_cursor', 'text'],
-};
+/** The queries these tests make. */
+type ListArgs = Pick<ListQuery, 'board' | 'brandId' | 'categoryId' | 'tagIds' | 'since' | 'search' | 'cursor'>;
 
 interface AdBatch {
   count: number;
@@ -159,14 +143,7 @@ describeOnEngines('the free sample', (ctx) => {
   });
 
   async function listAds(viewer: Viewer | TestUser, args: ListArgs = {}): Promise<AdPage> {
-    const named: string[] = [];
-    const params: unknown[] = [];
-    for (const [key, [name, type]] of Object.entries(listParameters) as [keyof ListArgs, [string, string]][]) {
-      if (args[key] === undefined) continue;
-      params.push(args[key]);
-      named.push(`${name} => $${params.length}::${type}`);
-    }
-    const [row] = await queryAs<{ page: AdPage }>(ctx.db, who(viewer), `select public.list_ads(${named.join(', ')}) as page`, params);
+    const [row] = await queryAs<{ page: AdPage }>(ctx.db, who(viewer), listAdsStatement, [listQueryParameter(args)]);
     return row!.page;
   }
 

@@ -2,36 +2,18 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../local/db/database.ts';
 import { describeOnEngines } from '../support/engines.ts';
-import { anon, expectPgError, queryAs, userActor, type Actor } from '../support/acting.ts';
+import { anon, as, expectPgError, queryAs, userActor, type Actor } from '../support/acting.ts';
 import { imageLinkSecret, imageLinksOf, imageLinkWindowStart, type ImageLinks, type ListedAd } from '../support/listed-ad.ts';
 import { newBoard, newBrand, newCategory, newPersonas, newTag, newType, systemTagId, type Personas } from '../support/factories.ts';
+import { listAdsStatement, listQueryParameter, type ListQuery } from '../support/list-query.ts';
 
 interface AdPage {
   ads: ListedAd[];
   next_cursor: string | null;
 }
 
-interface ListArgs {
-  board?: string | null;
-  brandId?: string;
-  categoryId?: string;
-  typeId?: string;
-  tagIds?: string[];
-  since?: string;
-  search?: string;
-  cursor?: string;
-}
-
-const listParameters: Record<keyof ListArgs, [string, string]> = {
-  board: ['p_board', 'text'],
-  brandId: ['p_brand_id', 'uuid'],
-  categoryId: ['p_category_id', 'uuid'],
-  typeId: ['p_type_id', 'uuid'],
-  tagIds: ['p_tag_ids', 'uuid[]'],
-  since: ['p_since', 'timestamptz'],
-  search: ['p_search', 'text'],
-  cursor: ['p_cursor', 'text'],
-};
+/** The queries these tests make: the board, filters, search and cursor of the library. */
+type ListArgs = Pick<ListQuery, 'board' | 'brandId' | 'categoryId' | 'typeId' | 'tagIds' | 'since' | 'search' | 'cursor'>;
 
 const adKeys = [
   'id', 'brand_id', 'brand_name', 'brand_logo_path', 'category_id', 'category_name', 'type_id', 'type_name', 'tag_names',
@@ -180,14 +162,7 @@ describeOnEngines('listing ads', (ctx) => {
   const who = (viewer: Viewer): Actor => (viewer === 'anonymous' ? anon : userActor(people[viewer]));
 
   async function listAds(viewer: Viewer, args: ListArgs = {}): Promise<AdPage> {
-    const named: string[] = [];
-    const params: unknown[] = [];
-    for (const [key, [name, type]] of Object.entries(listParameters) as [keyof ListArgs, [string, string]][]) {
-      if (args[key] === undefined) continue;
-      params.push(args[key]);
-      named.push(`${name} => $${params.length}::${type}`);
-    }
-    const [row] = await queryAs<{ page: AdPage }>(ctx.db, who(viewer), `select public.list_ads(${named.join(', ')}) as page`, params);
+    const [row] = await queryAs<{ page: AdPage }>(ctx.db, who(viewer), listAdsStatement, [listQueryParameter(args)]);
     return row!.page;
   }
 
@@ -281,6 +256,25 @@ describeOnEngines('listing ads', (ctx) => {
       expect(ids(inTimeOrder(pages.flatMap((page) => page.ads)))).toEqual(ids(expected));
       expect(pages[1]!.ads).toHaveLength(60);
       expect(pages[1]!.next_cursor).toBeNull();
+    });
+
+    it('answers the same pages to every call of a query, in one transaction and across them', async () => {
+      await clearLibrary(ctx.db);
+      await insertAds(ctx.db, { count: 70, brandId, categoryId, start: '2026-03-01T00:00:00Z' });
+      const first = await listAds('subscriber');
+      expect(first.ads).toHaveLength(60);
+      const calls = await as(ctx.db, who('subscriber'), async (q) => {
+        const pages: AdPage[] = [];
+        for (let call = 0; call < 9; call += 1) pages.push((await q.query<{ page: AdPage }>(listAdsStatement, [listQueryParameter({})])).rows[0]!.page);
+        return pages;
+      });
+      for (const page of calls) expect(page).toEqual(first);
+      // The next page, read by another viewer with the first one's cursor: the ten other ads, every time.
+      const second = await listAds('anonymous', { cursor: first.next_cursor! });
+      expect(second.ads).toHaveLength(10);
+      expect(second.next_cursor).toBeNull();
+      expect(ids(second.ads).filter((id) => ids(first.ads).includes(id))).toEqual([]);
+      for (let call = 0; call < 6; call += 1) expect(ids((await listAds('anonymous', { cursor: first.next_cursor! })).ads)).toEqual(ids(second.ads));
     });
 
     it('returns one empty page for an empty library', async () => {
@@ -599,7 +593,7 @@ describeOnEngines('listing ads', (ctx) => {
       expect(ids(concatenatePages(listed))).toEqual(ids(expected));
     });
 
-    it('keeps each tag\'s ad count, by which tags are intersected, equal to its ad_tags rows', async () => {
+    it('keeps each tag\'s ad count equal to its ad_tags rows', async () => {
       const { rows } = await ctx.db.query<{ tag_id: string; kept: string | null; actual: string | null }>(
         `select coalesce(c.tag_id, t.tag_id) as tag_id, c.ads::text as kept, t.ads::text as actual
            from private.tag_ad_counts c
@@ -607,7 +601,7 @@ describeOnEngines('listing ads', (ctx) => {
       const mismatched = rows.filter((row) => (row.kept ?? '0') !== (row.actual ?? '0'));
       expect(mismatched).toEqual([]);
       const count = (tag: string) => Number(rows.find((row) => row.tag_id === tag)?.actual ?? 0);
-      // The cases above meet both ways of intersecting: tags within ten times of each other, and a far rarer one.
+      // The cases above combine tags within ten times of each other's ads, and a far rarer one.
       expect(count(d.pastel)).toBeLessThanOrEqual(10 * count(d.quirky));
       expect(count(d.pastel)).toBeGreaterThan(10 * count(d.rare));
     });
@@ -657,9 +651,10 @@ describeOnEngines('listing ads', (ctx) => {
       expect(ids(board)).toEqual(ids(newestFirst(blackFriday)));
     });
 
-    it('refuses an unknown board and a search longer than 100 characters', async () => {
+    it('refuses an unknown board and a search longer than 100 characters, and reads a null board as the library', async () => {
       await expectPgError(listAds('subscriber', { board: 'favorites' }), { code: 'P0001', detail: 'unknown_board' });
-      await expectPgError(listAds('subscriber', { board: null }), { code: 'P0001', detail: 'unknown_board' });
+      // A field given as null is the field left out.
+      expect(await listAds('subscriber', { board: null })).toEqual(await listAds('subscriber'));
       await expectPgError(listAds('anonymous', { search: 'x'.repeat(101) }), { code: 'P0001', detail: 'search_too_long' });
       expect((await listAds('anonymous', { search: 'x'.repeat(100) })).ads).toEqual([]);
     });
@@ -673,16 +668,16 @@ describeOnEngines('listing ads', (ctx) => {
         const first = await listAds('free');
         const [payload, signature] = first.next_cursor!.split('.') as [string, string];
         const original = decode(payload);
-        // The payload names the last row of the page in time order, wherever the page shows it.
+        // The payload names the last row of the page in time order, wherever the page shows it, and its time.
         const last = inTimeOrder(first.ads)[59]!;
         expect(original.i).toBe(last.id);
-        expect(original.t).toBe(last.created_at);
+        expect(original.k).toBe(last.created_at);
 
         const tampered = [
           `${encode({ ...original, i: first.ads[5]!.id })}.${signature}`,
-          `${encode({ ...original, t: '2000-01-01T00:00:00.000000Z' })}.${signature}`,
+          `${encode({ ...original, k: '2000-01-01T00:00:00.000000Z' })}.${signature}`,
           // The same payload written differently is not the payload that was signed.
-          `${encode({ q: original.q, t: original.t, i: original.i })}.${signature}`,
+          `${encode({ q: original.q, k: original.k, i: original.i })}.${signature}`,
           `${payload}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`,
           `${payload}.${signature}x`,
           `${payload}.`,
@@ -737,7 +732,11 @@ describeOnEngines('listing ads', (ctx) => {
             where n.nspname = 'public' and p.proname in ('list_ads', 'list_collection_ads') order by p.proname`);
         expect(rows.map((row) => row.args).join(' ')).not.toMatch(/limit|size|count|offset/i);
         await expectPgError(queryAs(ctx.db, who('free'), 'select public.list_ads(p_limit => 1000)'), { code: '42883' });
-        await expectPgError(queryAs(ctx.db, who('free'), 'select public.list_ads(p_page_size => 1000)'), { code: '42883' });
+        for (const field of ['limit', 'page_size', 'offset', 'count']) {
+          await expectPgError(queryAs(ctx.db, who('free'), listAdsStatement, [JSON.stringify({ [field]: 1000 })]), {
+            code: 'P0001', detail: 'invalid_filter',
+          });
+        }
       });
     });
   });
