@@ -32,13 +32,10 @@ export function budgetOf(fn: BenchFunction, engine: Engine): number | null {
   return null;
 }
 
-// Named arguments with untyped parameters, as PostgREST calls functions: the function's own types apply. A function
-// that returns json is asked for its text, as the API asks (local/rest/rpc-sql.ts): the API sends those bytes on and
-// never parses them, so a call's time holds no JSON.parse in Node. The cases parse the last answer after timing.
-const LIST_ADS_SQL =
-  'select public.list_ads(p_board => $1, p_brand_id => $2, p_category_id => $3, p_type_id => $4, p_tag_ids => $5,'
-  + ' p_since => $6, p_search => $7, p_cursor => $8, p_platforms => $9, p_format => $10, p_offer => $11,'
-  + ' p_hook_id => $12, p_min_running_days => $13, p_still_running => $14, p_sort => $15, p_colour => $16)::text as page';
+// One parameter, the query's JSON text as jsonb, as the API passes a body's p_query (local/rest/rpc-sql.ts). A
+// function that returns json is asked for its text, as the API asks: the API sends those bytes on and never parses
+// them, so a call's time holds no JSON.parse in Node. The cases parse the last answer after timing.
+const LIST_ADS_SQL = 'select public.list_ads($1::jsonb)::text as page';
 const ADMIN_SQL =
   'select * from public.get_ads_admin(p_limit => 50, p_offset => 0, p_search => $1, p_brand => $2,'
   + ' p_date_from => $3, p_date_to => $4, p_sort => $5)';
@@ -71,29 +68,30 @@ export interface SortCursors {
   relevance: string;
 }
 
-const uuidArray = (ids: string[] | undefined) => (ids ? `{${ids.join(',')}}` : null);
-const textArray = (values: string[] | undefined) => (values ? `{${values.join(',')}}` : null);
-
-function listAdsParams(args: ListAdsArgs): unknown[] {
-  return [
-    args.board ?? 'library',
-    args.brandId ?? null,
-    args.categoryId ?? null,
-    args.typeId ?? null,
-    uuidArray(args.tagIds),
-    args.since ?? null,
-    args.search ?? null,
-    args.cursor ?? null,
-    textArray(args.platforms),
-    args.format ?? null,
-    args.offer ?? null,
-    args.hookId ?? null,
-    args.minRunningDays ?? null,
-    args.stillRunning ?? null,
-    args.sort ?? 'newest',
-    args.colour ?? null,
-  ];
+/** list_ads' one argument (p_query) for these arguments: the board, and every other field that is set, in its own name. */
+export function listAdsQuery(args: ListAdsArgs): Record<string, unknown> {
+  const fields: Record<string, unknown> = {
+    board: args.board ?? 'library',
+    brand_id: args.brandId,
+    category_id: args.categoryId,
+    type_id: args.typeId,
+    tag_ids: args.tagIds,
+    since: args.since,
+    search: args.search,
+    cursor: args.cursor,
+    platforms: args.platforms,
+    format: args.format,
+    offer: args.offer,
+    hook_id: args.hookId,
+    min_running_days: args.minRunningDays,
+    still_running: args.stillRunning,
+    sort: args.sort,
+    colour: args.colour,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
+
+const listAdsParams = (args: ListAdsArgs): unknown[] => [JSON.stringify(listAdsQuery(args))];
 
 export const listAdsCall = (args: ListAdsArgs) => ({ sql: LIST_ADS_SQL, params: listAdsParams(args) });
 
@@ -179,10 +177,9 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     }),
     listAds(`search brand fragment "${SEARCHES.brandFragment}", relevance`, { search: SEARCHES.brandFragment, sort: 'relevance' }),
     listAds(`search "${SEARCHES.imageTextOnly}" + longest running`, { search: SEARCHES.imageTextOnly, sort: 'longest_running' }),
-    // Rare among the newest 3,000 yet in 2% of the library: read a block of running days at a time (decision 0046).
+    // A brand's name, rare among the newest 3,000 ads yet in 2% of the library, in the longest-running order.
     listAds(`search brand fragment "${SEARCHES.brandFragment}" + longest running`, { search: SEARCHES.brandFragment, sort: 'longest_running' }),
-    // The recently-seen order has no blocks: a search there walks with its signature bits unless it is very rare
-    // (decision 0053).
+    // Searches in the recently-seen order: a brand's name, a rare word and two words.
     listAds(`search brand fragment "${SEARCHES.brandFragment}" + recently seen`, { search: SEARCHES.brandFragment, sort: 'recently_seen' }),
     listAds(`search "${SEARCHES.imageTextOnly}" + recently seen`, { search: SEARCHES.imageTextOnly, sort: 'recently_seen' }),
     listAds(`search two words "${SEARCHES.twoWords}" + recently seen`, { search: SEARCHES.twoWords, sort: 'recently_seen' }),
@@ -193,8 +190,7 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     listAds('colour blue + brand', { colour: 'blue', brandId: data.brand.id }),
     listAds('colour purple + longest running', { colour: 'purple', sort: 'longest_running' }),
     listAds('colour purple + running >= 60 days', { colour: 'purple', minRunningDays: 60 }),
-    // A filter in the dated orders is checked in the streams' indexes (decision 0050): a category, a hook, and a rare
-    // colour with a rare platform (0.07% of the library).
+    // A filter in the dated orders: a category, a hook, and a rare colour with a rare platform (0.07% of the library).
     listAds('category + longest running', { categoryId: data.category.id, sort: 'longest_running' }),
     listAds('hook + recently seen', { hookId: data.hook.id, sort: 'recently_seen' }),
     listAds('colour purple + recently seen', { colour: 'purple', sort: 'recently_seen' }),
@@ -211,9 +207,8 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     listAds(`search common word "${SEARCHES.commonWord}" + discount + hook + longest running`, {
       search: SEARCHES.commonWord, offer: 'discount', hookId: data.hook.id, sort: 'longest_running',
     }),
-    // A search with the running days, newest first (decision 0055): a common word walks the running-days streams, a
-    // rare one reads its matches whole, and a brand's name with the days of a year walks or reads as its share of
-    // ads that ran that long says.
+    // A search with the running days, newest first: a common word, a rare one, and a brand's name with 60 days and
+    // with the days of a year (fewer of its ads ran that long).
     listAds(`search common word "${SEARCHES.commonWord}" + running >= 60 days`, { search: SEARCHES.commonWord, minRunningDays: 60 }),
     listAds(`search "${SEARCHES.imageTextOnly}" + running >= 60 days`, { search: SEARCHES.imageTextOnly, minRunningDays: 60 }),
     listAds(`search brand fragment "${SEARCHES.brandFragment}" + running >= 60 days`, { search: SEARCHES.brandFragment, minRunningDays: 60 }),
@@ -221,8 +216,8 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     listAds(`search common word "${SEARCHES.commonWord}" + running >= 60 days + tiktok`, {
       search: SEARCHES.commonWord, minRunningDays: 60, platforms: ['tiktok'],
     }),
-    // The same in the relevance order, a search's order unless the user picks another (decision 0056): each tier,
-    // the whole words and then the text anywhere alone, walks the streams or reads its matches.
+    // The same in the relevance order, a search's order unless the user picks another: the ads whose words match
+    // first, then those whose text holds the search anywhere.
     listAds(`search common word "${SEARCHES.commonWord}" + running >= 60 days, relevance`, {
       search: SEARCHES.commonWord, minRunningDays: 60, sort: 'relevance',
     }),

@@ -78,7 +78,7 @@ async function deepCursor(conn: BenchConnection, depth: number): Promise<string>
   const nextCursor = pageOf(first.rows)?.next_cursor;
   if (!nextCursor) throw new Error('The first library page has no next_cursor');
   const { rows } = await conn.query<{ cursor: string | null }>(
-    `select private.sign_cursor(jsonb_build_object('q', $1::text, 't', private.iso_utc(a.created_at), 'i', a.id)) as cursor
+    `select private.sign_cursor(jsonb_build_object('q', $1::text, 'k', private.iso_utc(a.created_at), 'i', a.id)) as cursor
        from public.ads a where not a.is_black_friday
       order by a.created_at desc, a.id desc offset $2::int - 1 limit 1`,
     [decodeCursorKey(nextCursor), depth],
@@ -93,20 +93,19 @@ async function deepCursor(conn: BenchConnection, depth: number): Promise<string>
 
 /**
  * A cursor `depth` rows deep into a query in another order, signed by the database the way list_ads signs its own:
- * the query key and the day come from the first page's real next_cursor, the position is the row at that depth in
- * the order list_ads walks (`order`), written with the keys list_ads puts in a cursor (`keys`, over ads a and the
- * cursor's day $2). The bench checks that the page has 60 ads.
+ * the query key comes from the first page's real next_cursor, the position is the row at that depth in the query's
+ * order (`order`), written with the keys list_ads puts in a cursor besides the query key and the id (`keys`, over
+ * ads a). The bench checks that the page has 60 ads.
  */
 async function sortCursor(conn: BenchConnection, args: ListAdsArgs, where: string, keys: string, order: string, depth: number): Promise<string> {
   const first = await callAs(conn, anon, listAdsCall(args).sql, listAdsCall(args).params);
   const nextCursor = pageOf(first.rows)?.next_cursor;
   if (!nextCursor) throw new Error(`The first page of ${JSON.stringify(args)} has no next_cursor`);
-  const payload = JSON.parse(Buffer.from(nextCursor.split('.')[0]!, 'base64url').toString('utf8')) as { q: string; day: string };
   const { rows } = await conn.query<{ cursor: string | null }>(
-    `select private.sign_cursor(jsonb_strip_nulls(jsonb_build_object('q', $1::text, 'day', $2::date, 'i', a.id, ${keys}))) as cursor
+    `select private.sign_cursor(jsonb_build_object('q', $1::text, 'i', a.id, ${keys})) as cursor
        from public.ads a where not a.is_black_friday and ${where}
-      order by ${order} offset $3::int - 1 limit 1`,
-    [payload.q, payload.day, depth],
+      order by ${order} offset $2::int - 1 limit 1`,
+    [decodeCursorKey(nextCursor), depth],
   );
   const cursor = rows[0]?.cursor;
   if (!cursor) throw new Error(`${JSON.stringify(args)} has fewer than ${depth} ads`);
@@ -116,22 +115,23 @@ async function sortCursor(conn: BenchConnection, args: ListAdsArgs, where: strin
   return cursor;
 }
 
-/** Deep cursors for the other orders: half the table deep, and into the first tier of a common word's search. */
+/**
+ * Deep cursors for the other orders: half the table deep (the longest-running and recently-seen keys are the ones
+ * stored on each ad), and into the first tier (the ads whose words match) of a common word's search.
+ */
 async function sortCursors(conn: BenchConnection, adCount: number): Promise<SortCursors> {
   const depth = Math.floor(adCount / 2);
   const searchDepth = Math.floor(adCount / 50);
-  const longestKey = `case when a.still_running then $2::date - a.first_seen + 1 when a.last_seen is not null then a.last_seen - a.first_seen + 1 end`;
-  const seenKey = `case when a.still_running then $2::date when a.last_seen is not null then a.last_seen end`;
   return {
     depth,
     searchDepth,
-    longest: await sortCursor(conn, { sort: 'longest_running' }, 'true', `'d', ${longestKey}`, `${longestKey} desc nulls last, a.id`, depth),
-    recent: await sortCursor(conn, { sort: 'recently_seen' }, 'true', `'s', ${seenKey}`, `${seenKey} desc nulls last, a.id`, depth),
+    longest: await sortCursor(conn, { sort: 'longest_running' }, 'true', `'k', a.running_days_key::text`, 'a.running_days_key desc, a.id', depth),
+    recent: await sortCursor(conn, { sort: 'recently_seen' }, 'true', `'k', a.last_seen_key::text`, 'a.last_seen_key desc, a.id', depth),
     relevance: await sortCursor(
       conn,
       { sort: 'relevance', search: SEARCHES.commonWord },
       `a.search_vector @@ '${SEARCHES.commonWord}:*'::tsquery`,
-      `'r', 1, 't', private.iso_utc(a.created_at)`,
+      `'k', private.iso_utc(a.created_at), 'r', 1`,
       'a.created_at desc, a.id desc',
       searchDepth,
     ),

@@ -111,7 +111,7 @@ export async function checkPlans(conn: BenchConnection, actor: Actor, sql: strin
   };
 }
 
-/** "ads_library_order (Index Scan)" for each distinct scan of ads and ad_tags. */
+/** "ads.ads_newest (Index Scan)" for each distinct scan of ads and ad_tags. */
 export function describeScans(scans: ScanUse[]): string {
   const seen = new Map<string, number>();
   for (const scan of scans) {

@@ -69,7 +69,7 @@ export const SEARCHES = {
   imageTextOnly: 'snowfall',
   commonWord: 'sale',
   partialWord: 'ydrati',
-  // A brand's name and a word of its ads: several words, read through the signatures in the dated orders.
+  // A brand's name and a word of its ads: a search of several words.
   twoWords: 'lumen skincare',
 } as const;
 
@@ -126,8 +126,9 @@ async function timed(timings: SeedTimings[], step: string, fn: () => Promise<voi
  * (session_replication_role = replica, as the owner), so what the triggers
  * would maintain is written here consistently: the board flags match the
  * system tags, ad_tags carry their ad's created_at, each ad's card is
- * private.ad_card's and its search text and words private.ad_search_text's,
- * its colour vector and swatches what ads_visual_fingerprint derives,
+ * private.ad_card's, its search text and words what ads_write_search writes,
+ * the keys of the dated orders what ads_count_days writes, its colour vector
+ * and swatches what ads_visual_fingerprint derives,
  * private.ad_counts holds the total and private.tag_ad_counts each tag's. No
  * storage.objects rows are written: only the trigger that is off requires them.
  */
@@ -259,7 +260,7 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
     });
     // The search and fingerprint indexes are built once after the rows (as CREATE INDEX builds them) rather than row
     // by row: their own definitions, read from the database, dropped and made again.
-    const builtAfter = ['ads_search', 'ads_colour_point_library', 'ads_colour_point_black_friday'];
+    const builtAfter = ['ads_search', 'ads_colour_point', 'ads_visual_hash'];
     const indexDefinitions = (
       await db.query<{ def: string }>(`select pg_get_indexdef(('public.' || name)::regclass) as def from unnest($1::text[]) name`, [builtAfter])
     ).rows.map((row) => row.def);
@@ -270,12 +271,17 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
                                  is_top_picks, original_path, display_480_path, display_960_path, preview_path, width,
                                  height, thumbhash, platforms, format, offer, hook_id, first_seen, last_seen, still_running,
                                  headline, primary_text, landing_url, image_text, card, search_text, search_vector,
+                                 running_days_key, last_seen_key,
                                  free_sample, free_sample_since, visual_hash, colour_histogram, dominant_colours,
                                  visual_vector, colour_point, colour_swatches)
          select a.id, a.brand_id, a.category_id, a.type_id, a.created_at, a.requires_subscription, a.is_black_friday,
                 a.is_top_picks, a.original_path, a.display_480_path, a.display_960_path, a.preview_path, a.width,
                 a.height, a.thumbhash, a.platforms, a.format, a.offer, a.hook_id, a.first_seen, a.last_seen, a.still_running,
-                a.headline, a.primary_text, a.landing_url, a.image_text, k.card, s.search_text, private.ad_search_vector(s.search_text, a.created_at, a.first_seen, a.last_seen, a.still_running),
+                a.headline, a.primary_text, a.landing_url, a.image_text, k.card, s.search_text, private.search_words(s.search_text),
+                -- What the days trigger writes: the days ran (0 undated) and the last day seen (a running ad: today).
+                coalesce(private.running_days(a.first_seen, a.last_seen, a.still_running), 0),
+                case when a.still_running then greatest((now() at time zone 'UTC')::date, a.last_seen)
+                     else coalesce(a.last_seen, '-infinity'::date) end,
                 a.sampled, case when a.sampled then a.created_at end, a.visual_hash, a.colour_histogram, a.dominant_colours,
                 -- What the fingerprint trigger derives (no hash is near another: near_duplicate_of stays null).
                 extensions.cube(a.colour_histogram::double precision[]), private.colour_point(a.dominant_colours),
@@ -295,14 +301,6 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
       await db.query(
         `update private.free_sample_counts set premium = (select count(*) from public.ads where requires_subscription),
                                                members = (select count(*) from public.ads where free_sample)`,
-      );
-    });
-    await timed(timings, 'search lexicon', async () => {
-      // What the search trigger adds as each ad is written: every word of the search documents but the period words.
-      await db.query(
-        `insert into private.search_lexicon (word)
-         select distinct w from public.ads a, unnest(tsvector_to_array(a.search_vector)) w where left(w, 1) <> '~'
-         on conflict do nothing`,
       );
     });
     await timed(timings, 'search and fingerprint indexes', async () => {

@@ -5,7 +5,7 @@
 #
 #   bash bench/sql-planning.sh <database> "<call>" [calls]
 #
-# e.g. bash bench/sql-planning.sh obyect_bench "public.list_ads(p_search => 'snowfall')" on the database bench:db kept
+# e.g. bash bench/sql-planning.sh obyect_bench "public.list_ads(jsonb_build_object('search', 'snowfall'))" on the database bench:db kept
 # with BENCH_KEEP_DATABASE=1. Each call is a statement (and a transaction) of its own, made 10 times to warm the
 # session, then [calls] times (default 20) with log_planner_stats on, whose reports (sent to this client only, never to
 # the server's log) give each planning's elapsed time. Prints the p50 over those calls of: the plans made, their

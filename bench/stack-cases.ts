@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { signJwt } from '../local/auth/jwt.ts';
 import type { TestUser } from '../tests/support/factories.ts';
+import { listAdsQuery } from './cases.ts';
 import type { LoadBody } from './load.ts';
 import { SEARCHES, type BenchData } from './seed.ts';
 
@@ -54,24 +55,10 @@ function listingQueries(data: BenchData, deepCursor: string): [Listing, ListingQ
   ];
 }
 
-/** list_ads's arguments as the SPA's library sends them (src/features/library/api/list-library-ads.ts): all fifteen. */
+/** list_ads' one argument as the SPA's library sends it (src/features/library/api/list-library-ads.ts): the board and the fields set. */
 export function listAdsBody(query: ListingQuery): string {
   return JSON.stringify({
-    p_board: 'library',
-    p_brand_id: query.brandId ?? null,
-    p_category_id: null,
-    p_type_id: null,
-    p_tag_ids: query.tagId ? [query.tagId] : null,
-    p_since: null,
-    p_search: query.search ?? null,
-    p_cursor: query.cursor ?? null,
-    p_platforms: null,
-    p_format: null,
-    p_offer: null,
-    p_hook_id: null,
-    p_min_running_days: null,
-    p_still_running: null,
-    p_sort: 'newest',
+    p_query: listAdsQuery({ brandId: query.brandId, tagIds: query.tagId ? [query.tagId] : undefined, search: query.search, cursor: query.cursor }),
   });
 }
 
@@ -110,7 +97,7 @@ export function stackCases(data: BenchData, deepCursor: string, boards: Record<'
   const sinceOf = (connection: number, sent: number) => new Date(Date.UTC(2026, 0, 1) + ((connection * 7_919 + sent * 104_729) % 525_600) * 60_000).toISOString();
   cases.push({
     name: 'list_ads library, since a new date each request (unshared)', kind: 'listing', caller: 'subscriber', listing: 'first page', method: 'POST', path: '/rest/v1/rpc/list_ads',
-    body: (connection, sent) => JSON.stringify({ ...JSON.parse(listAdsBody({})), p_since: sinceOf(connection, sent) }),
+    body: (connection, sent) => JSON.stringify({ p_query: listAdsQuery({ since: sinceOf(connection, sent) }) }),
   });
   // As a browser asks for it, Brotli accepted: the shared answer goes out compressed from the cache's own copy.
   cases.push({

@@ -18,8 +18,7 @@
  *   rows and one more to know there is a next page, the library's board
  *   condition (not is_black_friday); a brand or a tag walks its ordered index
  *   range; a search is the union of the ordered ranges of the brands,
- *   categories, types and tags whose name matches, as list_ads does for a
- *   narrow search;
+ *   categories, types and tags whose name matches;
  * - builds the answer in SQL the way list_ads does for a caller who sees every
  *   ad clear (as text, like private.ads_json_text): each ad is its stored
  *   card's text after is_clear and the two display links, signed with the
@@ -32,10 +31,11 @@
  * as the database owner), no statement timeout, no paywall (no access check, no
  * free sample, no clear-first order, no blurred previews), no signed cursor (its
  * cursor is the last row's time and id in the clear; list_ads HMACs its own), no
- * broad-search plan (a one-letter search would walk every matching range), no
- * other filters (category, type, since, several tags), no compression, no
- * schema cache, no request parsing beyond the query string. The statement is
- * planned on every call (an unnamed statement), as the stack's are.
+ * search of the ads' own words (list_ads also reads each ad's headline, texts and
+ * image words), no broad-search plan (a one-letter search would walk every
+ * matching range), no other filters (category, type, since, several tags), no
+ * compression, no schema cache, no request parsing beyond the query string. The
+ * statement is planned on every call (an unnamed statement), as the stack's are.
  */
 import http from 'node:http';
 import path from 'node:path';

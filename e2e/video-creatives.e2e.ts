@@ -222,7 +222,7 @@ journey('a free account sees a locked video ad\'s blurred poster and its length,
     return { status: response.status, text: await response.text() };
   };
   const answers = [
-    await api('/rest/v1/rpc/list_ads', { method: 'POST', body: JSON.stringify({ p_board: 'library' }) }),
+    await api('/rest/v1/rpc/list_ads', { method: 'POST', body: JSON.stringify({ p_query: { board: 'library' } }) }),
     await api('/rest/v1/rpc/get_ad', { method: 'POST', body: JSON.stringify({ p_id: lockedId }) }),
     await api(`/rest/v1/ads?select=*&id=eq.${lockedId}`),
     await api(`/rest/v1/ads?select=video_path&id=eq.${lockedId}`),
@@ -230,6 +230,8 @@ journey('a free account sees a locked video ad\'s blurred poster and its length,
     await api('/storage/v1/object/list/ad-videos', { method: 'POST', body: JSON.stringify({ prefix: '' }) }),
   ];
   for (const answer of answers) expect(answer.text).not.toMatch(/ad-videos\/|video_url|video_path"\s*:\s*"/);
+  expect(answers[0]!.status).toBe(200);
+  expect(answers[0]!.text).toContain(lockedId);
   expect(answers[3]!.status).toBeGreaterThanOrEqual(400);
   const { rows } = await stack.db.query<{ video_path: string }>('select video_path from public.ads where id = $1', [lockedId]);
   const path = rows[0]!.video_path;

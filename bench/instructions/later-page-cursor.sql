@@ -2,6 +2,6 @@
 -- again and compares), the next cursor signed, and the image link key read, a different payload on every call, each
 -- call a transaction of its own. Run by bench/sql-instructions.sh; any migrated database will do.
 -- each call
-select length(private.read_cursor(private.sign_cursor(jsonb_build_object('q', 'key', 'i', :i, 'day', '2026-11-28')), 'key')::text),
-       length(private.sign_cursor(jsonb_build_object('q', 'key', 'i', :i + 1, 'day', '2026-11-28'))),
+select length(private.read_cursor(private.sign_cursor(jsonb_build_object('q', 'key', 'i', :i, 'k', '2026-11-28T08:00:00.000000Z')), 'key')::text),
+       length(private.sign_cursor(jsonb_build_object('q', 'key', 'i', :i + 1, 'k', '2026-11-28T08:00:00.000000Z'))),
        length(private.image_link_key());

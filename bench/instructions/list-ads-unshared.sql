@@ -5,4 +5,4 @@ select set_config('request.jwt.claims', json_build_object('sub', u.id, 'role', '
        set_config('role', 'authenticated', false)
   from auth.users u where u.email = 'bench-subscriber@example.test';
 -- each call
-select length(public.list_ads(p_since => timestamptz '2026-01-01' + make_interval(mins => :i * 7919))::text);
+select length(public.list_ads(jsonb_build_object('since', timestamptz '2026-01-01' + make_interval(mins => :i * 7919)))::text);

@@ -1,7 +1,6 @@
 -- public.list_ads for a word in one image in 200, as an anonymous visitor: newest first and by relevance, each call a
--- transaction of its own. Such a search walks the newest ads, then reads the rest of its page through the search
--- index below the walk (private.search_newest_by_periods). Run by bench/sql-instructions.sh on a database bench:db
--- seeded and kept (its ads print 'snowfall' in one image in 200).
+-- transaction of its own. Run by bench/sql-instructions.sh on a database bench:db seeded and kept (its ads print
+-- 'snowfall' in one image in 200).
 select set_config('role', 'anon', false);
 -- each call
-select length(public.list_ads(p_search => 'snowfall')::text) + length(public.list_ads(p_search => 'snowfall', p_sort => 'relevance')::text);
+select length(public.list_ads('{"search": "snowfall"}')::text) + length(public.list_ads('{"search": "snowfall", "sort": "relevance"}')::text);

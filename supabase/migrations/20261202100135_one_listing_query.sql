@@ -365,6 +365,7 @@ revoke all on function public.list_ads(p_query jsonb) from public;
 -- -infinity). Written whenever an ad is written; private.count_running_days moves the running ads' keys on each day.
 create or replace function private.ads_count_days() returns trigger
 language plpgsql
+security definer
 set search_path = ''
 as $$
 begin

@@ -285,9 +285,9 @@ const matrix: Probe[] = [
 
   rpc('is_admin', '{}',                                                                                                       [F,   F,   F,     F,    F,     F,     F,      T,    F], 'boolean'),
   rpc('has_valid_access', '{}',                                                                                               [F,   F,   F,     T,    T,     T,     F,      T,    T], 'boolean'),
-  rpc('list_ads [library]', '{}',                                                                                             [TS,  TS,  TS,    CL,   CL,    CL,    TS,     CL,   CL], 'listing'),
-  rpc('list_ads [black-friday]', '{"p_board":"black-friday"}',                                                                [D,   CL,  CL,    CL,   CL,    CL,    CL,     CL,   CL], 'listing'),
-  rpc('list_ads [top-picks]', '{"p_board":"top-picks"}',                                                                      [LK,  LK,  LK,    CL,   CL,    CL,    LK,     CL,   CL], 'listing'),
+  rpc('list_ads [library]', '{"p_query":{"board":"library"}}',                                                                [TS,  TS,  TS,    CL,   CL,    CL,    TS,     CL,   CL], 'listing'),
+  rpc('list_ads [black-friday]', '{"p_query":{"board":"black-friday"}}',                                                      [D,   CL,  CL,    CL,   CL,    CL,    CL,     CL,   CL], 'listing'),
+  rpc('list_ads [top-picks]', '{"p_query":{"board":"top-picks"}}',                                                            [LK,  LK,  LK,    CL,   CL,    CL,    LK,     CL,   CL], 'listing'),
   rpc('get_ad [a locked ad]', '{"p_id":"{oldAd}"}',                                                                           [LK,  LK,  LK,    CL,   CL,    CL,    LK,     CL,   CL], 'ad'),
   rpc('get_ad_original_download', '{"p_id":"{ad}"}',                                                                         [D,   D,   D,     OK,   OK,    OK,    D,      OK,   OK]),
   rpc('admin_ad_images', '{"p_ids":["{ad}"]}',                                                                                [D,   D,   D,     D,    D,     D,     D,      OK,   D]),

@@ -166,7 +166,7 @@ describeOnEngines('the paywall: a locked ad’s images stay out of reach of anon
 
   it('lists and shows a locked ad with a link to its blurred preview only, never to a display variant', async () => {
     for (const client of Object.values(await callers())) {
-      const { data, error } = await client.rpc('list_ads', { p_board: 'library' });
+      const { data, error } = await client.rpc('list_ads', { p_query: { board: 'library' } });
       expect(error).toBeNull();
       const listed = (data as { ads: ListedAd[] }).ads;
       // Eleven premium ads: the free sample is ceil(10%) of them, two, and leads the page with the free ad.
@@ -183,7 +183,7 @@ describeOnEngines('the paywall: a locked ad’s images stay out of reach of anon
       const detail = await client.rpc('get_ad', { p_id: locked().id });
       expect(detail.error).toBeNull();
       expect(detail.data).toMatchObject({ id: locked().id, is_clear: false, display_480_url: null, display_960_url: null });
-      const filtered = await client.rpc('list_ads', { p_board: 'library', p_brand_id: brand.id });
+      const filtered = await client.rpc('list_ads', { p_query: { board: 'library', brand_id: brand.id } });
       // A filter shows exactly what the unfiltered library does clear.
       expect((filtered.data as { ads: ListedAd[] }).ads.filter((ad) => ad.is_clear).map((ad) => ad.id)).toEqual(clear);
     }
@@ -235,11 +235,14 @@ describeOnEngines('the paywall: a locked ad’s images stay out of reach of anon
 
   it('has no route to more than 60 ads at once: no size parameter, and a forged cursor is refused', async () => {
     for (const client of Object.values(await callers())) {
-      const sized = await client.rpc('list_ads', { p_board: 'library', p_limit: 500 });
+      const sized = await client.rpc('list_ads', { p_query: { board: 'library' }, p_limit: 500 });
       expect(sized.data).toBeNull();
       expect(sized.error?.code).toBe('PGRST202');
-      const payload = Buffer.from(JSON.stringify({ q: 'x', t: '2030-01-01T00:00:00.000000Z', i: locked().id })).toString('base64url');
-      const forged = await client.rpc('list_ads', { p_board: 'library', p_cursor: `${payload}.${'A'.repeat(24)}` });
+      const sizedQuery = await client.rpc('list_ads', { p_query: { board: 'library', limit: 500 } });
+      expect(sizedQuery.data).toBeNull();
+      expect(sizedQuery.error).toMatchObject({ code: 'P0001', details: 'invalid_filter' });
+      const payload = Buffer.from(JSON.stringify({ q: 'x', k: '2030-01-01T00:00:00.000000Z', i: locked().id })).toString('base64url');
+      const forged = await client.rpc('list_ads', { p_query: { board: 'library', cursor: `${payload}.${'A'.repeat(24)}` } });
       expect(forged.data).toBeNull();
       expect(forged.error).toMatchObject({ code: '22023', details: 'invalid_cursor' });
     }
@@ -256,17 +259,20 @@ describeOnEngines('the paywall: a locked ad’s images stay out of reach of anon
   it('hands a locked ad’s folder to nobody: no guessed path reaches it and no answer contains it', async () => {
     // Everything the library, the detail page and the filters ask for, as the SPA does.
     for (const client of Object.values(await callers())) {
-      await client.rpc('list_ads', { p_board: 'library' });
-      await client.rpc('list_ads', { p_board: 'library', p_search: brand.name });
+      await client.rpc('list_ads', { p_query: { board: 'library' } });
+      await client.rpc('list_ads', { p_query: { board: 'library', search: brand.name } });
       for (const ad of ads) await client.rpc('get_ad', { p_id: ad.id });
       await client.from('ads_with_flags').select('*');
       await client.from('ads').select('id, brand_id, category_id, created_at, preview_path, width, height, thumbhash');
       await client.from('brands').select('id, name, logo_path');
     }
-    for (const user of [null, free]) await restGet(user, 'rpc/list_ads?p_board=library');
+    for (const user of [null, free]) {
+      const response = await restGet(user, `rpc/list_ads?p_query=${encodeURIComponent(JSON.stringify({ board: 'library' }))}`);
+      expect(response.status).toBe(200);
+    }
 
     // A clear ad's link shows its shape; the locked ad's id or a neighbour's name in its place leads nowhere.
-    const listed = ((await (await callers()).anonymous.rpc('list_ads', { p_board: 'library' })).data as { ads: ListedAd[] }).ads;
+    const listed = ((await (await callers()).anonymous.rpc('list_ads', { p_query: { board: 'library' } })).data as { ads: ListedAd[] }).ads;
     const clearLink = listed.find((ad) => ad.id === open().id)!.display_960_url!;
     expect(clearLink).toContain(`/${open().folder}/960.webp?token=`);
     for (const guess of [`${locked().id}/960.webp`, `${locked().id.replaceAll('-', '')}/960.webp`, `${brand.id}/960.webp`, locked().display_960_path]) {
@@ -321,27 +327,31 @@ describeOnEngines('the paywall: the library comes 60 ads at a time, in pages onl
 
   it('serves 60 ads with a cursor, then the rest; the cursor fits only its own query and cannot be altered', async () => {
     for (const client of [await clientAs(null), await clientAs(free)]) {
-      const first = await client.rpc('list_ads', { p_board: 'library' });
+      const first = await client.rpc('list_ads', { p_query: { board: 'library' } });
       expect(first.error).toBeNull();
       const page = first.data as Page;
       expect(page.ads).toHaveLength(60);
       expect(page.ads.filter((ad) => ad.is_clear)).toHaveLength(6);
       expect(page.next_cursor).toEqual(expect.any(String));
 
-      const second = await client.rpc('list_ads', { p_board: 'library', p_cursor: page.next_cursor });
+      const second = await client.rpc('list_ads', { p_query: { board: 'library', cursor: page.next_cursor } });
       expect((second.data as Page).ads).toHaveLength(5);
       expect((second.data as Page).next_cursor).toBeNull();
 
       // The same cursor on another query (a brand filter) is refused.
-      const elsewhere = await client.rpc('list_ads', { p_board: 'library', p_brand_id: brandId, p_cursor: page.next_cursor });
+      const elsewhere = await client.rpc('list_ads', { p_query: { board: 'library', brand_id: brandId, cursor: page.next_cursor } });
       expect(elsewhere.error).toMatchObject({ code: '22023', details: 'invalid_cursor' });
 
       // A cursor whose payload is changed to start at another ad, signature kept, is refused.
       const [payload, signature] = page.next_cursor!.split('.');
-      const altered = { ...JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')), i: page.ads[5]!.id, t: page.ads[5]!.created_at };
+      const position = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')) as Record<string, unknown>;
+      // The page's last ad in the query's order (the oldest: clear ads are listed first), by its id and its key in
+      // the order, newest first: its created_at.
+      const oldest = page.ads.reduce((last, ad) => (ad.created_at < last.created_at ? ad : last));
+      expect(position).toMatchObject({ i: oldest.id, k: oldest.created_at });
+      const altered = { ...position, i: page.ads[5]!.id, k: page.ads[5]!.created_at };
       const forged = await client.rpc('list_ads', {
-        p_board: 'library',
-        p_cursor: `${Buffer.from(JSON.stringify(altered)).toString('base64url')}.${signature}`,
+        p_query: { board: 'library', cursor: `${Buffer.from(JSON.stringify(altered)).toString('base64url')}.${signature}` },
       });
       expect(forged.data).toBeNull();
       expect(forged.error).toMatchObject({ code: '22023', details: 'invalid_cursor' });
@@ -366,7 +376,7 @@ describeOnEngines('the paywall: image links that die, originals only through the
       global: { headers: user ? { Authorization: `Bearer ${await userToken(stack.config, user)}` } : {} },
     });
   const firstPage = async (user: TestUser | null) => {
-    const { data, error } = await (await clientAs(user)).rpc('list_ads', { p_board: 'library' });
+    const { data, error } = await (await clientAs(user)).rpc('list_ads', { p_query: { board: 'library' } });
     expect(error).toBeNull();
     return (data as { ads: ListedAd[] }).ads;
   };

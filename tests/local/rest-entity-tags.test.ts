@@ -61,7 +61,7 @@ describeOnEngines('rest/v1 entity tags', (ctx) => {
 
   it('tags no answer but a successful GET', async () => {
     const call = await api(new Request(`${TEST_ORIGIN}/rest/v1/rpc/list_ads`, {
-      method: 'POST', headers: { apikey: config.anonKey, 'content-type': 'application/json' }, body: '{}',
+      method: 'POST', headers: { apikey: config.anonKey, 'content-type': 'application/json' }, body: JSON.stringify({ p_query: { board: 'library' } }),
     }));
     expect(call.status).toBe(200);
     expect(call.headers.get('etag')).toBeNull();

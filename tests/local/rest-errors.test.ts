@@ -263,8 +263,13 @@ describeOnEngines('rest/v1 auth, row-level security and errors', (ctx) => {
 
   it('never answers 500 to arbitrary JSON bodies for inserts, updates and function calls', async () => {
     const paths = ['brands', 'user_collections', 'brands?id=eq.00000000-0000-4000-8000-000000000000', 'rpc/get_ad', 'rpc/save_ad_boards', 'rpc/list_ads'];
-    const key = (fc.constantFrom('name', 'logo_path', 'id', 'p_id', 'p_ad_id', 'p_add', 'p_board', 'p_tag_ids', 'parent_id', 'created_at'));
-    const body = fc.oneof(fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }), fc.jsonValue({ maxDepth: 2 }));
+    const key = (fc.constantFrom('name', 'logo_path', 'id', 'p_id', 'p_ad_id', 'p_add', 'p_query', 'p_tag_ids', 'parent_id', 'created_at'));
+    // A listing query of list_ads' own fields, each any JSON value.
+    const listQuery = fc.record({
+      p_query: fc.dictionary(fc.constantFrom('board', 'tag_ids', 'since', 'search', 'cursor', 'platforms', 'min_running_days', 'still_running', 'sort', 'colour'),
+        fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+    });
+    const body = fc.oneof(fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }), fc.jsonValue({ maxDepth: 2 }), listQuery);
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...paths), fc.constantFrom('POST', 'PATCH'), body, async (path, method, payload) => {
         const response = await request(path, {

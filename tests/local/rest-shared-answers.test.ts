@@ -24,22 +24,23 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
   let tagId: string;
   const ads: TestAd[] = [];
 
-  const call = (body: Record<string, unknown> = {}, token?: string, headers: Record<string, string> = {}) =>
+  /** list_ads through rest/v1 with this query (its one argument, p_query). */
+  const call = (query: Record<string, unknown> = {}, token?: string, headers: Record<string, string> = {}) =>
     api(new Request(`${TEST_ORIGIN}/rest/v1/rpc/list_ads`, {
       method: 'POST',
       headers: { apikey: config.anonKey, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-      body: JSON.stringify(body),
+      body: JSON.stringify({ p_query: query }),
     }));
-  const anonText = async (body: Record<string, unknown> = {}) => {
-    const response = await call(body);
+  const anonText = async (query: Record<string, unknown> = {}) => {
+    const response = await call(query);
     expect(response.status).toBe(200);
     return response.text();
   };
   /** list_ads() as the anonymous visitor, in SQL, now. */
   const sqlPage = async (brand?: string) =>
     (await queryAs<{ page: string }>(ctx.db, anon, brand
-      ? 'select public.list_ads(p_brand_id => $1)::text as page'
-      : 'select public.list_ads()::text as page', brand ? [brand] : []))[0]!.page;
+      ? 'select public.list_ads($1::jsonb)::text as page'
+      : 'select public.list_ads()::text as page', brand ? [JSON.stringify({ brand_id: brand })] : []))[0]!.page;
   const version = async () =>
     (await ctx.db.query<{ version: string }>(`select version::text as version from private.anonymous_answer_versions where function_name = 'list_ads'`)).rows[0]!.version;
   /**
@@ -85,27 +86,27 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
   });
 
   it('keeps no answer of a call asked once, and keeps one from its second ask by a caller of any class', async () => {
-    const body = { p_since: '2026-03-02T00:00:00.000Z' };
-    const once = await anonText(body);
+    const query = { since: '2026-03-02T00:00:00.000Z' };
+    const once = await anonText(query);
     expect(once).toContain('Cached Brand');
     await renameBrandQuietly('Asked Once');
     try {
       // Nothing was kept from the first ask: the second is the database's, and is kept.
-      const second = await anonText(body);
+      const second = await anonText(query);
       expect(second).toContain('Asked Once');
       await renameBrandQuietly('Asked Twice');
-      expect(await anonText(body)).toBe(second);
+      expect(await anonText(query)).toBe(second);
       // A signed-in caller asking a call anonymous callers asked is another call: answered, not kept, the first time.
       const token = await userToken(config, people.subscriber);
-      const signedIn = await (await call({ p_since: '2026-03-03T00:00:00.000Z' }, token)).text();
+      const signedIn = await (await call({ since: '2026-03-03T00:00:00.000Z' }, token)).text();
       expect(signedIn).toContain('Asked Twice');
       await renameBrandQuietly('Signed In Twice');
       // A free account asks it next: its second ask, answered from the database and kept for members.
       const freeToken = await userToken(config, people.free);
-      const member = await (await call({ p_since: '2026-03-03T00:00:00.000Z' }, freeToken)).text();
+      const member = await (await call({ since: '2026-03-03T00:00:00.000Z' }, freeToken)).text();
       expect(member).toContain('Signed In Twice');
       await renameBrandQuietly('Kept For Members');
-      expect(await (await call({ p_since: '2026-03-03T00:00:00.000Z' }, freeToken)).text()).toBe(member);
+      expect(await (await call({ since: '2026-03-03T00:00:00.000Z' }, freeToken)).text()).toBe(member);
     } finally {
       await ctx.db.query('update public.brands set name = $2 where id = $1', [brandId, 'Cached Brand']);
     }
@@ -116,16 +117,16 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
     const request = new Request(`${TEST_ORIGIN}/rest/v1/rpc/list_ads`, { method: 'POST' });
     const url = new URL(`${TEST_ORIGIN}/rest/v1/rpc/list_ads`);
     const claims = { role: 'anon' } as const;
-    expect(cache.askedBefore(claims, request, url, '{"p_since":"a"}')).toBe(false);
-    expect(cache.askedBefore(claims, request, url, '{"p_since":"a"}')).toBe(true);
+    expect(cache.askedBefore(claims, request, url, '{"p_query":{"since":"a"}}')).toBe(false);
+    expect(cache.askedBefore(claims, request, url, '{"p_query":{"since":"a"}}')).toBe(true);
     // 65,536 calls asked once each push out every call not asked since: the popular one, asked now and then, stays.
     for (let i = 0; i < 65_536; i += 1) {
-      if (i % 10_000 === 0) expect(cache.askedBefore(claims, request, url, '{"p_since":"popular"}')).toBe(i > 0);
-      cache.askedBefore(claims, request, url, `{"p_since":"${i}"}`);
+      if (i % 10_000 === 0) expect(cache.askedBefore(claims, request, url, '{"p_query":{"since":"popular"}}')).toBe(i > 0);
+      cache.askedBefore(claims, request, url, `{"p_query":{"since":"${i}"}}`);
     }
-    expect(cache.askedBefore(claims, request, url, '{"p_since":"popular"}')).toBe(true);
-    expect(cache.askedBefore(claims, request, url, '{"p_since":"a"}')).toBe(false);
-    expect(cache.askedBefore({ role: 'authenticated', sub: people.free.id } as never, request, url, '{"p_since":"popular"}')).toBe(false);
+    expect(cache.askedBefore(claims, request, url, '{"p_query":{"since":"popular"}}')).toBe(true);
+    expect(cache.askedBefore(claims, request, url, '{"p_query":{"since":"a"}}')).toBe(false);
+    expect(cache.askedBefore({ role: 'authenticated', sub: people.free.id } as never, request, url, '{"p_query":{"since":"popular"}}')).toBe(false);
   });
 
   it('bumps the version on a write to every table list_ads reads, and on nothing else', async () => {
@@ -164,9 +165,9 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
       ['a deleted ad', () => ctx.db.query('delete from public.ads where id = $1', [ads[3]!.id])],
     ];
     for (const [change, write] of changes) {
-      const before = await anonText({ p_brand_id: brandId });
+      const before = await anonText({ brand_id: brandId });
       await write();
-      const after = await anonText({ p_brand_id: brandId });
+      const after = await anonText({ brand_id: brandId });
       expect(after, change).not.toBe(before);
       expect(after, change).toBe(await sqlPage(brandId));
     }
@@ -208,8 +209,8 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
     expect(after.next_cursor).not.toBe(before.next_cursor);
     expect(JSON.stringify(after)).toBe(JSON.stringify(JSON.parse(await sqlPage())));
     // The new cursor opens the second page; the old one is refused.
-    expect((await call({ p_cursor: after.next_cursor })).status).toBe(200);
-    expect((await call({ p_cursor: before.next_cursor })).status).toBe(400);
+    expect((await call({ cursor: after.next_cursor })).status).toBe(200);
+    expect((await call({ cursor: before.next_cursor })).status).toBe(400);
   });
 
   it('never gives a signed-in caller an anonymous answer, nor one caller’s answer to another', async () => {
@@ -291,7 +292,7 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
 
   it('keys answers by arguments and by the headers that shape them', async () => {
     const all = await anonText();
-    const brand = await anonText({ p_brand_id: brandId });
+    const brand = await anonText({ brand_id: brandId });
     expect(brand).not.toBe(all);
     expect(brand).toBe(await sqlPage(brandId));
     const stripped = await (await call({}, undefined, { accept: 'application/vnd.pgrst.object+json;nulls=stripped' })).text();
@@ -299,7 +300,7 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
     expect(stripped).not.toMatch(/: ?null/);
     expect(JSON.parse(stripped).ads.map((ad: { id: string }) => ad.id)).toEqual(JSON.parse(all).ads.map((ad: { id: string }) => ad.id));
     // Errors are not kept: the Black Friday board refuses an anonymous visitor every time.
-    for (let i = 0; i < 2; i += 1) expect((await call({ p_board: 'black-friday' })).status).toBe(401);
+    for (let i = 0; i < 2; i += 1) expect((await call({ board: 'black-friday' })).status).toBe(401);
   });
 
   it("keeps one answer per value of the facts filters, the order and the search, each the database's", async () => {
@@ -309,24 +310,23 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
               last_seen = case when created_at >= '2026-03-03' then null else current_date - 1 end,
               format = 'video', image_text = 'Cached words' where brand_id = $1`,
       [brandId]);
-    const bodies: Record<string, unknown>[] = [
-      {}, { p_platforms: ['tiktok'] }, { p_platforms: ['meta'] }, { p_format: 'video' }, { p_format: 'carousel' },
-      { p_still_running: true }, { p_min_running_days: 8 }, { p_sort: 'longest_running' }, { p_sort: 'recently_seen' },
-      { p_search: 'cached words', p_sort: 'relevance' }, { p_search: 'cached words' },
+    const queries: Record<string, unknown>[] = [
+      {}, { platforms: ['tiktok'] }, { platforms: ['meta'] }, { format: 'video' }, { format: 'carousel' },
+      { still_running: true }, { min_running_days: 8 }, { sort: 'longest_running' }, { sort: 'recently_seen' },
+      { search: 'cached words', sort: 'relevance' }, { search: 'cached words' },
     ];
     const texts = new Map<string, string>();
-    for (const body of bodies) {
-      const named = Object.keys(body).map((key, i) => `${key} => $${i + 1}`).join(', ');
-      const [row] = await queryAs<{ page: string }>(ctx.db, anon, `select public.list_ads(${named})::text as page`, Object.values(body));
+    for (const query of queries) {
+      const [row] = await queryAs<{ page: string }>(ctx.db, anon, 'select public.list_ads($1::jsonb)::text as page', [JSON.stringify(query)]);
       // Twice: the second is served from what the first left, and both are what SQL answers.
-      expect(await anonText(body), JSON.stringify(body)).toBe(row!.page);
-      expect(await anonText(body), JSON.stringify(body)).toBe(row!.page);
-      texts.set(JSON.stringify(body), row!.page);
+      expect(await anonText(query), JSON.stringify(query)).toBe(row!.page);
+      expect(await anonText(query), JSON.stringify(query)).toBe(row!.page);
+      texts.set(JSON.stringify(query), row!.page);
     }
     // The filters really change the answer, so a shared answer for the wrong query would show.
-    expect(texts.get('{"p_platforms":["tiktok"]}')).not.toBe(texts.get('{"p_platforms":["meta"]}'));
-    expect(texts.get('{"p_sort":"longest_running"}')).not.toBe(texts.get('{}'));
-    expect(texts.get('{"p_format":"carousel"}')).not.toBe(texts.get('{"p_format":"video"}'));
+    expect(texts.get('{"platforms":["tiktok"]}')).not.toBe(texts.get('{"platforms":["meta"]}'));
+    expect(texts.get('{"sort":"longest_running"}')).not.toBe(texts.get('{}'));
+    expect(texts.get('{"format":"carousel"}')).not.toBe(texts.get('{"format":"video"}'));
   });
 
   it('gives every one of many concurrent anonymous calls the same, current answer', async () => {

@@ -196,7 +196,7 @@ async function simulate(
       const page: LibraryPage | undefined = await request<LibraryPage>(
         cursor ? 'list_ads next page' : 'list_ads first page',
         'list_ads',
-        { p_board: 'library', p_cursor: cursor },
+        { p_query: cursor ? { board: 'library', cursor } : { board: 'library' } },
       );
       if (page) {
         for (const ad of page.ads) if (seen.length < 600) seen.push(ad.id);

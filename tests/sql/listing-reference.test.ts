@@ -57,7 +57,7 @@ const referenceSql = String.raw`
 with q as (
   select $1::jsonb as q,
          (now() at time zone 'UTC')::date as today,
-         case when btrim($1::jsonb ->> 'search') <> '' then lower(btrim($1::jsonb ->> 'search')) end as f
+         case when btrim($1::jsonb ->> 'search') <> '' then private.search_fold(btrim($1::jsonb ->> 'search')) end as f
 ), v as (
   select q.q, q.today, q.f,
          -- The search's words in order, quoted, the last one as a beginning.
@@ -91,8 +91,8 @@ select a.id, private.ad_is_clear_for(a, auth.uid() is not null, public.has_valid
    and (v.q ->> 'type_id' is null or a.type_id = (v.q ->> 'type_id')::uuid)
    and (v.q ->> 'hook_id' is null or a.hook_id = (v.q ->> 'hook_id')::uuid)
    and (jsonb_typeof(v.q -> 'tag_ids') is distinct from 'array'
-        or not exists (select 1 from jsonb_array_elements_text(v.q -> 'tag_ids') g (tag_id)
-                        where not exists (select 1 from public.ad_tags t where t.ad_id = a.id and t.tag_id = g.tag_id::uuid)))
+        or jsonb_array_length(v.q -> 'tag_ids') = 0 or exists (select 1 from jsonb_array_elements_text(v.q -> 'tag_ids') g (tag_id)
+                        where exists (select 1 from public.ad_tags t where t.ad_id = a.id and t.tag_id = g.tag_id::uuid)))
    and (v.q ->> 'since' is null or a.created_at >= (v.q ->> 'since')::timestamptz)
    and (jsonb_typeof(v.q -> 'platforms') is distinct from 'array'
         or a.platforms && array(select jsonb_array_elements_text(v.q -> 'platforms')))

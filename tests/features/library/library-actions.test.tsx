@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { makeAd, makeAds } from '../support/ad-fixtures.ts';
 import { fakeSupabase, sessionFor } from '../support/fake-supabase.ts';
+import { listAdsQuery } from '../support/list-ads-query.ts';
 import { renderApp, setUpAppTests } from '../support/render-app.tsx';
 
 vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
@@ -84,7 +85,7 @@ describe('library actions', () => {
     const first = makeAds(60);
     const second = makeAds(5);
     fakeSupabase.onRpc('list_ads', (args) =>
-      args.p_cursor ? { data: { ads: second, next_cursor: null }, error: null } : { data: { ads: first, next_cursor: 'page-2' }, error: null },
+      listAdsQuery(args).cursor ? { data: { ads: second, next_cursor: null }, error: null } : { data: { ads: first, next_cursor: 'page-2' }, error: null },
     );
     const app = renderApp('/library');
     await waitFor(() => expect(screen.getAllByTestId('ad-card')).toHaveLength(60));

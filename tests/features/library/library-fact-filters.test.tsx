@@ -3,23 +3,24 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HOOKS } from '../support/ad-fixtures.ts';
 import { fakeSupabase } from '../support/fake-supabase.ts';
+import { lastListAdsQuery, listAdsQueries } from '../support/list-ads-query.ts';
 import { renderApp, setUpAppTests } from '../support/render-app.tsx';
 
 vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
 vi.mock('../../../src/features/boards/components/sidebar-collections.tsx', () => ({ SidebarCollections: () => null }));
 
 const listCalls = () => fakeSupabase.callsOf('list_ads');
-const lastListCall = () => listCalls().at(-1)!;
+const lastListCall = lastListAdsQuery;
 const [beforeAfter, socialProof] = HOOKS as [(typeof HOOKS)[0], (typeof HOOKS)[0]];
 
 const NO_FACTS = {
-  p_platforms: null,
-  p_format: null,
-  p_offer: null,
-  p_hook_id: null,
-  p_min_running_days: null,
-  p_still_running: null,
-  p_sort: 'newest',
+  platforms: null,
+  format: null,
+  offer: null,
+  hook_id: null,
+  min_running_days: null,
+  still_running: null,
+  sort: 'newest',
 };
 
 const chipNames = () =>
@@ -40,14 +41,14 @@ describe('the library’s facts filters and order', () => {
     renderApp('/library?platform=tiktok&platform=meta&format=video&offer=discount&hook=social%20PROOF&days=60&running=1&sort=longest&brand=Lumora');
     await waitFor(() => expect(listCalls()).toHaveLength(1));
     expect(lastListCall()).toMatchObject({
-      p_platforms: ['meta', 'tiktok'],
-      p_format: 'video',
-      p_offer: 'discount',
-      p_hook_id: socialProof.id,
-      p_min_running_days: 60,
-      p_still_running: true,
-      p_sort: 'longest_running',
-      p_cursor: null,
+      platforms: ['meta', 'tiktok'],
+      format: 'video',
+      offer: 'discount',
+      hook_id: socialProof.id,
+      min_running_days: 60,
+      still_running: true,
+      sort: 'longest_running',
+      cursor: null,
     });
     expect(chipNames()).toEqual([
       'Remove Brand: Lumora',
@@ -69,7 +70,7 @@ describe('the library’s facts filters and order', () => {
     const app = renderApp('/library?platform=myspace&platform=tiktok&format=gif&offer=free&days=61&running=yes&sort=oldest&hook=No%20such%20hook&brand=Lumora');
     await waitFor(() => expect(app.currentUrl()).toBe('/library?brand=Lumora&platform=tiktok'));
     await waitFor(() => expect(listCalls().length).toBeGreaterThan(0));
-    for (const call of listCalls()) expect(call).toMatchObject({ ...NO_FACTS, p_platforms: ['tiktok'] });
+    for (const query of listAdsQueries()) expect(query).toMatchObject({ ...NO_FACTS, platforms: ['tiktok'] });
   });
 
   it('writes each control to the URL and reloads the list from the start', async () => {
@@ -97,13 +98,13 @@ describe('the library’s facts filters and order', () => {
     );
     await waitFor(() =>
       expect(lastListCall()).toMatchObject({
-        p_platforms: ['instagram', 'youtube'],
-        p_format: 'carousel',
-        p_offer: 'free_shipping',
-        p_hook_id: beforeAfter.id,
-        p_min_running_days: 90,
-        p_still_running: true,
-        p_cursor: null,
+        platforms: ['instagram', 'youtube'],
+        format: 'carousel',
+        offer: 'free_shipping',
+        hook_id: beforeAfter.id,
+        min_running_days: 90,
+        still_running: true,
+        cursor: null,
       }),
     );
   });
@@ -115,27 +116,27 @@ describe('the library’s facts filters and order', () => {
     expect([...sort.options].map((option) => option.text)).toEqual(['Sort: Newest', 'Sort: Longest running', 'Sort: Recently seen']);
     fireEvent.change(sort, { target: { value: 'recently_seen' } });
     await waitFor(() => expect(app.currentUrl()).toBe('/library?sort=recent'));
-    await waitFor(() => expect(lastListCall().p_sort).toBe('recently_seen'));
+    await waitFor(() => expect(lastListCall().sort).toBe('recently_seen'));
     fireEvent.change(sort, { target: { value: 'newest' } });
     await waitFor(() => expect(app.currentUrl()).toBe('/library'));
     // The first answer is still cached: nothing more is asked.
-    expect(listCalls().map((call) => call.p_sort)).toEqual(['newest', 'recently_seen']);
+    expect(listAdsQueries().map((query) => query.sort)).toEqual(['newest', 'recently_seen']);
   });
 
   it('orders by relevance while a search is typed, and offers newest instead', async () => {
     const app = renderApp('/library?q=glow');
     await waitFor(() => expect(listCalls()).toHaveLength(1));
-    expect(lastListCall()).toMatchObject({ p_search: 'glow', p_sort: 'relevance' });
+    expect(lastListCall()).toMatchObject({ search: 'glow', sort: 'relevance' });
     const sort = screen.getByRole('combobox', { name: 'Sort' }) as HTMLSelectElement;
     expect(sort.value).toBe('relevance');
     expect([...sort.options].map((option) => option.value)).toEqual(['newest', 'longest_running', 'recently_seen', 'relevance']);
     fireEvent.change(sort, { target: { value: 'newest' } });
     await waitFor(() => expect(app.currentUrl()).toBe('/library?q=glow&sort=newest'));
-    await waitFor(() => expect(lastListCall()).toMatchObject({ p_search: 'glow', p_sort: 'newest' }));
+    await waitFor(() => expect(lastListCall()).toMatchObject({ search: 'glow', sort: 'newest' }));
     fireEvent.change(sort, { target: { value: 'relevance' } });
     await waitFor(() => expect(app.currentUrl()).toBe('/library?q=glow'));
     expect(sort.value).toBe('relevance');
-    expect(listCalls().map((call) => call.p_sort)).toEqual(['relevance', 'newest']);
+    expect(listAdsQueries().map((query) => query.sort)).toEqual(['relevance', 'newest']);
   });
 
   it('removes one filter per chip, and Clear all takes every filter off but keeps the search and the order', async () => {
@@ -145,10 +146,10 @@ describe('the library’s facts filters and order', () => {
     await waitFor(() => expect(app.currentUrl()).toBe('/library?q=glow&platform=meta&days=60&running=1&sort=longest'));
     fireEvent.click(screen.getByRole('button', { name: 'Remove Running at least 60 days' }));
     await waitFor(() => expect(app.currentUrl()).toBe('/library?q=glow&platform=meta&running=1&sort=longest'));
-    await waitFor(() => expect(lastListCall()).toMatchObject({ p_platforms: ['meta'], p_min_running_days: null, p_still_running: true }));
+    await waitFor(() => expect(lastListCall()).toMatchObject({ platforms: ['meta'], min_running_days: null, still_running: true }));
     fireEvent.click(screen.getByRole('button', { name: 'Clear all' }));
     await waitFor(() => expect(app.currentUrl()).toBe('/library?q=glow&sort=longest'));
-    await waitFor(() => expect(lastListCall()).toMatchObject({ ...NO_FACTS, p_search: 'glow', p_sort: 'longest_running' }));
+    await waitFor(() => expect(lastListCall()).toMatchObject({ ...NO_FACTS, search: 'glow', sort: 'longest_running' }));
     expect(screen.queryByRole('list', { name: 'Active filters' })).toBeNull();
   });
 
@@ -171,7 +172,7 @@ describe('the library’s facts filters and order', () => {
       fireEvent.change(within(sheet).getByRole('combobox', { name: 'Sort' }), { target: { value: 'longest_running' } });
       fireEvent.click(within(sheet).getByRole('button', { name: 'Still running', pressed: false }));
       await waitFor(() => expect(app.currentUrl()).toBe('/library?platform=tiktok&days=60&running=1&sort=longest'));
-      await waitFor(() => expect(lastListCall()).toMatchObject({ p_platforms: ['tiktok'], p_min_running_days: 60, p_still_running: true, p_sort: 'longest_running' }));
+      await waitFor(() => expect(lastListCall()).toMatchObject({ platforms: ['tiktok'], min_running_days: 60, still_running: true, sort: 'longest_running' }));
       // The page behind the open sheet is hidden from assistive technology: the count is read from the button itself.
     expect(button.getAttribute('aria-label')).toBe('Filters, 3 active');
     });

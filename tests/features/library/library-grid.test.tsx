@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import { makeAds } from '../support/ad-fixtures.ts';
 import { fakeSupabase } from '../support/fake-supabase.ts';
+import { listAdsQueries, listAdsQuery } from '../support/list-ads-query.ts';
 import { renderApp, setUpAppTests, TestIntersectionObserver } from '../support/render-app.tsx';
 
 vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
@@ -28,7 +29,7 @@ describe('the library grid', () => {
     const first = makeAds(60);
     const second = makeAds(12);
     fakeSupabase.onRpc('list_ads', (args) =>
-      args.p_cursor === 'cursor-2' ? { data: { ads: second, next_cursor: null }, error: null } : { data: { ads: first, next_cursor: 'cursor-2' }, error: null },
+      listAdsQuery(args).cursor === 'cursor-2' ? { data: { ads: second, next_cursor: null }, error: null } : { data: { ads: first, next_cursor: 'cursor-2' }, error: null },
     );
     renderApp('/library');
     await waitFor(() => expect(screen.getAllByTestId('ad-card')).toHaveLength(60));
@@ -39,7 +40,7 @@ describe('the library grid', () => {
     act(() => TestIntersectionObserver.intersectAll());
 
     await waitFor(() => expect(screen.getAllByTestId('ad-card')).toHaveLength(72));
-    expect(fakeSupabase.callsOf('list_ads').map((args) => args.p_cursor)).toEqual([null, 'cursor-2']);
+    expect(listAdsQueries().map((query) => query.cursor)).toEqual([null, 'cursor-2']);
     expect(screen.getByTestId('list-end').textContent).toBe('You’ve reached the end.');
     act(() => TestIntersectionObserver.intersectAll());
     expect(fakeSupabase.callsOf('list_ads')).toHaveLength(2);
@@ -122,7 +123,7 @@ describe('the library grid when loading fails', () => {
 
   it("says 'Could not load more ads.' when a later page fails, and stops asking until the viewer retries", async () => {
     fakeSupabase.onRpc('list_ads', (args) =>
-      args.p_cursor ? { data: null, error: { message: 'Invalid cursor', details: 'invalid_cursor' } } : { data: { ads: makeAds(60), next_cursor: 'c2' }, error: null },
+      listAdsQuery(args).cursor ? { data: null, error: { message: 'Invalid cursor', details: 'invalid_cursor' } } : { data: { ads: makeAds(60), next_cursor: 'c2' }, error: null },
     );
     renderApp('/library');
     await waitFor(() => expect(screen.getAllByTestId('ad-card')).toHaveLength(60));
@@ -132,7 +133,10 @@ describe('the library grid when loading fails', () => {
     act(() => TestIntersectionObserver.intersectAll());
     expect(fakeSupabase.callsOf('list_ads')).toHaveLength(calls);
 
-    fakeSupabase.onRpc('list_ads', (args) => ({ data: { ads: makeAds(args.p_cursor ? 3 : 60), next_cursor: args.p_cursor ? null : 'c2' }, error: null }));
+    fakeSupabase.onRpc('list_ads', (args) => {
+      const { cursor } = listAdsQuery(args);
+      return { data: { ads: makeAds(cursor ? 3 : 60), next_cursor: cursor ? null : 'c2' }, error: null };
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(screen.getAllByTestId('ad-card')).toHaveLength(63));
     expect(screen.getByTestId('list-end')).toBeTruthy();

@@ -1,35 +1,38 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { libraryListArgs, type LibraryFilters } from '../../../src/features/library/api/list-library-ads.ts';
+import { libraryListQuery, type LibraryFilters } from '../../../src/features/library/api/list-library-ads.ts';
 import { adFactsSchema } from '../../../src/lib/ad-facts.ts';
 import { ApiError, errorTextOf } from '../../../src/lib/api-error.ts';
 import { API_ERROR_TEXTS } from '../../../src/lib/api-error-texts.ts';
+import { listAdsQuery } from '../support/list-ads-query.ts';
 
 const base: LibraryFilters = { brandId: null, categoryId: null, typeId: null, tagIds: [], since: null, search: '' };
+/** The library query as list_ads reads it, every field named. */
+const sent = (filters: LibraryFilters, cursor: string | null) => listAdsQuery({ p_query: libraryListQuery(filters, cursor) });
 
 describe('the library query as list_ads takes it', () => {
-  it('sends every filter, a filter not set as null, and newest as the default order', () => {
-    expect(libraryListArgs(base, null)).toEqual({
-      p_board: 'library', p_brand_id: null, p_category_id: null, p_type_id: null, p_tag_ids: null, p_since: null,
-      p_search: null, p_cursor: null, p_platforms: null, p_format: null, p_offer: null, p_hook_id: null,
-      p_min_running_days: null, p_still_running: null, p_sort: 'newest', p_colour: null,
+  it('sends the library board, no filter that is not set, and newest as the default order', () => {
+    expect(sent(base, null)).toEqual({
+      board: 'library', brand_id: null, category_id: null, type_id: null, tag_ids: null, since: null,
+      search: null, cursor: null, platforms: null, format: null, offer: null, hook_id: null,
+      min_running_days: null, still_running: null, sort: 'newest', colour: null,
     });
   });
 
   it('sends the facts filters and the order as given, platforms once each and in one order', () => {
-    const args = libraryListArgs({
+    const query = sent({
       ...base, search: '  summer ', platforms: ['tiktok', 'meta', 'tiktok'], format: 'video', offer: 'discount',
       hookId: '00000000-0000-4000-8000-000000000001', minRunningDays: 60, stillRunning: true, sort: 'longest_running',
       colour: 'green',
     }, 'cursor');
-    expect(args).toMatchObject({
-      p_search: 'summer', p_cursor: 'cursor', p_platforms: ['meta', 'tiktok'], p_format: 'video', p_offer: 'discount',
-      p_hook_id: '00000000-0000-4000-8000-000000000001', p_min_running_days: 60, p_still_running: true, p_sort: 'longest_running', p_colour: 'green',
+    expect(query).toMatchObject({
+      search: 'summer', cursor: 'cursor', platforms: ['meta', 'tiktok'], format: 'video', offer: 'discount',
+      hook_id: '00000000-0000-4000-8000-000000000001', min_running_days: 60, still_running: true, sort: 'longest_running', colour: 'green',
     });
   });
 
   it('sends no running filter when stillRunning is false', () => {
-    expect(libraryListArgs({ ...base, stillRunning: false }, null).p_still_running).toBeNull();
+    expect(sent({ ...base, stillRunning: false }, null).still_running).toBeNull();
   });
 
   it('says our own sentences for the listing codes', () => {

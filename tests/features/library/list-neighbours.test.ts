@@ -18,7 +18,7 @@ describe('the whole library, whose neighbours the server walks', () => {
     ['a category', { categoryId: HOOK }],
     ['a type', { typeId: HOOK }],
     ['a tag', { tagIds: [HOOK] }],
-    ['a period', { since: '2026-11-01' }],
+    ['a period', { since: '2026-11-01T00:00:00.000Z' }],
     ['a search', { search: 'serum' }],
     ['a platform', { platforms: ['tiktok'] }],
     ['a format', { format: 'video' }],

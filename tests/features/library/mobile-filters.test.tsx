@@ -2,13 +2,13 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BRANDS, TYPES } from '../support/ad-fixtures.ts';
-import { fakeSupabase } from '../support/fake-supabase.ts';
+import { lastListAdsQuery } from '../support/list-ads-query.ts';
 import { renderApp, setUpAppTests } from '../support/render-app.tsx';
 
 vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
 vi.mock('../../../src/features/boards/components/sidebar-collections.tsx', () => ({ SidebarCollections: () => null }));
 
-const lastListCall = () => fakeSupabase.callsOf('list_ads').at(-1)!;
+const lastListCall = lastListAdsQuery;
 
 /** jsdom has no layout: under 768 px is answered by a matchMedia stand-in. */
 function narrowScreen() {
@@ -30,7 +30,7 @@ describe('the filters under 768 px', () => {
 
   it('keeps the search in the toolbar and puts every library filter behind a Filters button with the active count', async () => {
     const app = renderApp('/library?brand=Lumora');
-    await waitFor(() => expect(lastListCall()).toMatchObject({ p_brand_id: BRANDS[0]!.id }));
+    await waitFor(() => expect(lastListCall()).toMatchObject({ brand_id: BRANDS[0]!.id }));
     expect(screen.getByPlaceholderText('Search brands & categories…')).toBeTruthy();
     expect(screen.queryByRole('combobox', { name: 'Brand' })).toBeNull();
     const button = screen.getByRole('button', { name: 'Filters, 1 active' });
@@ -59,7 +59,7 @@ describe('the filters under 768 px', () => {
 
   it('clears every filter from the sheet, keeping the search, and closes with Show ads', async () => {
     const app = renderApp('/library?brand=Lumora&date=week&q=glow');
-    await waitFor(() => expect(lastListCall()).toMatchObject({ p_brand_id: BRANDS[0]!.id, p_search: 'glow' }));
+    await waitFor(() => expect(lastListCall()).toMatchObject({ brand_id: BRANDS[0]!.id, search: 'glow' }));
     const button = screen.getByRole('button', { name: 'Filters, 2 active' });
     const sheet = await openSheet(button);
     fireEvent.click(within(sheet).getByRole('button', { name: 'Clear all' }));
@@ -80,7 +80,7 @@ describe('the filters under 768 px', () => {
     expect(within(sheet).queryByRole('combobox', { name: 'Type' })).toBeNull();
     fireEvent.change(within(sheet).getByRole('combobox', { name: 'Brand' }), { target: { value: BRANDS[1]!.id } });
     await waitFor(() => expect(app.currentUrl()).toBe(`/top-picks?brand=${BRANDS[1]!.name}`));
-    await waitFor(() => expect(lastListCall()).toMatchObject({ p_board: 'top-picks', p_brand_id: BRANDS[1]!.id }));
+    await waitFor(() => expect(lastListCall()).toMatchObject({ board: 'top-picks', brand_id: BRANDS[1]!.id }));
     expect(screen.getByRole('button', { name: 'Filters, 1 active', hidden: true })).toBeTruthy();
     expect(screen.getByRole('button', { name: `Remove Brand: ${BRANDS[1]!.name}`, hidden: true })).toBeTruthy();
   });

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { highlightParts, marksInside, searchWords } from '../../../src/features/ad-detail/lib/highlight.ts';
 import { makeAd, makeFacts } from '../support/ad-fixtures.ts';
 import { fakeSupabase, sessionFor } from '../support/fake-supabase.ts';
+import { lastListAdsQuery, listAdsQuery } from '../support/list-ads-query.ts';
 import { renderApp, setUpAppTests } from '../support/render-app.tsx';
 
 vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
@@ -144,7 +145,7 @@ describe('the arrows over a filtered library', () => {
     fakeSupabase.onRpc('get_or_create_favorites_id', () => ({ data: '55555555-5555-4555-8555-555555555555', error: null }));
     const first = Array.from({ length: 60 }, () => makeAd());
     const more = makeAd();
-    fakeSupabase.onRpc('list_ads', (args) => ({ data: args.p_cursor ? { ads: [more], next_cursor: null } : { ads: first, next_cursor: 'next' }, error: null }));
+    fakeSupabase.onRpc('list_ads', (args) => ({ data: listAdsQuery(args).cursor ? { ads: [more], next_cursor: null } : { ads: first, next_cursor: 'next' }, error: null }));
     fakeSupabase.onRpc('get_ad', (args) => ({ data: { ...[...first, more].find((ad) => ad.id === args.p_id)!, facts: makeFacts() }, error: null }));
     const app = renderApp(`/library?days=60`);
     const cards = await screen.findAllByTestId('ad-card');
@@ -153,6 +154,6 @@ describe('the arrows over a filtered library', () => {
     await waitFor(() => expect((screen.getByRole('button', { name: 'Next ad' }) as HTMLButtonElement).disabled).toBe(false));
     fireEvent.keyDown(window, { key: 'ArrowRight' });
     await waitFor(() => expect(app.currentUrl()).toBe(`/ads/${more.id}`));
-    expect(fakeSupabase.callsOf('list_ads').at(-1)).toMatchObject({ p_cursor: 'next', p_min_running_days: 60 });
+    expect(lastListAdsQuery()).toMatchObject({ cursor: 'next', min_running_days: 60 });
   });
 });

@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { BRANDS, CATEGORIES, makeAd, makeAds } from '../support/ad-fixtures.ts';
 import { fakeSupabase, sessionFor } from '../support/fake-supabase.ts';
+import { lastListAdsQuery, listAdsQueries } from '../support/list-ads-query.ts';
 import { renderApp, setUpAppTests } from '../support/render-app.tsx';
 import { GRID_SEED_KEY, seededRank, shufflePage } from '../../../src/features/themed-boards/hooks/session-shuffle.ts';
 
@@ -25,7 +26,7 @@ describe('the Top Picks board', () => {
     expect(screen.getByPlaceholderText('Search brands & categories…')).toBeTruthy();
     expect((screen.getByRole('combobox', { name: 'Brand' }) as HTMLSelectElement).selectedOptions[0]!.textContent).toBe('All brands');
     expect((screen.getByRole('combobox', { name: 'Category' }) as HTMLSelectElement).selectedOptions[0]!.textContent).toBe('All categories');
-    expect(fakeSupabase.callsOf('list_ads')[0]).toMatchObject({ p_board: 'top-picks', p_brand_id: null, p_category_id: null, p_search: null, p_cursor: null });
+    expect(listAdsQueries()[0]).toMatchObject({ board: 'top-picks', brand_id: null, category_id: null, search: null, cursor: null });
   });
 
   it('sets its description and Open Graph tags within the limits', async () => {
@@ -43,7 +44,7 @@ describe('the Top Picks board', () => {
   it('reads brand and category from the URL by name and sends their ids', async () => {
     renderApp(`/top-picks?brand=${encodeURIComponent(BRANDS[1]!.name.toLowerCase())}&category=${encodeURIComponent(CATEGORIES[1]!.name)}`);
     await waitFor(() => expect(fakeSupabase.callsOf('list_ads')).toHaveLength(1));
-    expect(fakeSupabase.callsOf('list_ads')[0]).toMatchObject({ p_board: 'top-picks', p_brand_id: BRANDS[1]!.id, p_category_id: CATEGORIES[1]!.id });
+    expect(listAdsQueries()[0]).toMatchObject({ board: 'top-picks', brand_id: BRANDS[1]!.id, category_id: CATEGORIES[1]!.id });
     const brand = (await screen.findByRole('combobox', { name: 'Brand' })) as HTMLSelectElement;
     await waitFor(() => expect(brand.selectedOptions[0]!.textContent).toBe(BRANDS[1]!.name));
   });
@@ -53,7 +54,7 @@ describe('the Top Picks board', () => {
     await screen.findByText('No Top Picks found.');
     fireEvent.change(screen.getByRole('combobox', { name: 'Brand' }), { target: { value: BRANDS[0]!.id } });
     await waitFor(() => expect(app.currentUrl()).toBe(`/top-picks?brand=${BRANDS[0]!.name}`));
-    await waitFor(() => expect(fakeSupabase.callsOf('list_ads').at(-1)).toMatchObject({ p_brand_id: BRANDS[0]!.id, p_cursor: null }));
+    await waitFor(() => expect(lastListAdsQuery()).toMatchObject({ brand_id: BRANDS[0]!.id, cursor: null }));
   });
 
   it('shows the end text after the last page, and its banner from page_banners', async () => {
@@ -110,7 +111,7 @@ describe('the Black Friday board', () => {
     expect(await screen.findByText('No Black Friday ads found.')).toBeTruthy();
     expect(document.title).toBe('Black Friday Board');
     expect(screen.getByRole('heading', { level: 1, name: 'Black Friday Board' })).toBeTruthy();
-    expect(fakeSupabase.callsOf('list_ads')[0]).toMatchObject({ p_board: 'black-friday', p_category_id: CATEGORIES[0]!.id });
+    expect(listAdsQueries()[0]).toMatchObject({ board: 'black-friday', category_id: CATEGORIES[0]!.id });
     expect(screen.queryByRole('dialog', { name: 'Black Friday Collection' })).toBeNull();
   });
 
