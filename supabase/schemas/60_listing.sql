@@ -447,16 +447,19 @@ begin
       || case when v_after is not null then ' and a.last_seen_key <= $4::date and (a.last_seen_key < $4::date or a.id > $5)' else '' end
       || ' order by a.last_seen_key desc, a.id limit 61'
     else
-      -- Relevance: each tier newest first, the second read only as far as the first leaves room.
-      'select r.id from ('
-      || '(select a.id, 1 as tier, a.created_at from public.ads a where ' || v_filters || ' and a.search_vector @@ $2'
+      -- Relevance: each tier newest first; the second is read only when the first leaves room on the page.
+      'with words as materialized (select a.id, a.created_at from public.ads a where ' || v_filters
+      || ' and a.search_vector @@ $2'
       || case when v_words is null or v_after ->> 'r' = '2' then ' and false'
               when v_after is not null then ' and (a.created_at, a.id) < ($4::timestamptz, $5)' else '' end
-      || ' order by a.created_at desc, a.id desc limit 61)'
+      || ' order by a.created_at desc, a.id desc limit 61) '
+      || 'select r.id from ('
+      || 'select w.id, 1 as tier, w.created_at from words w'
       || ' union all '
       || '(select a.id, 2 as tier, a.created_at from public.ads a where ' || v_filters
       || ' and a.search_text like $3 and not coalesce(a.search_vector @@ $2, false)'
       || case when v_after ->> 'r' = '2' then ' and (a.created_at, a.id) < ($4::timestamptz, $5)' else '' end
+      || ' and (select count(*) from words) < 61'
       || ' order by a.created_at desc, a.id desc limit 61)'
       || ') r order by r.tier, r.created_at desc, r.id desc limit 61'
   end;
