@@ -1,0 +1,44 @@
+import { expect, it } from 'vitest';
+import { describeOnEngines } from '../support/engines.ts';
+
+/**
+ * The listing stays one plain query a newcomer reads in one sitting (docs/decisions/0067): everything list_ads calls,
+ * followed through every function it names, is at most 700 lines with no function over 250, and none of it changes a
+ * planner setting or keeps a statement.
+ */
+
+interface Definition { name: string; definition: string }
+
+describeOnEngines('the listing stays plain', (ctx) => {
+  it('reaches at most 700 lines in functions of at most 250, with no planner setting changed', async () => {
+    const { rows } = await ctx.db.query<Definition>(
+      `select n.nspname || '.' || p.proname as name, pg_get_functiondef(p.oid) as definition
+         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname in ('public', 'private', 'auth') and p.prokind = 'f'`,
+    );
+    const definitions = new Map<string, string[]>();
+    for (const row of rows) definitions.set(row.name, [...(definitions.get(row.name) ?? []), row.definition]);
+    const reached: string[] = [];
+    const visit = (name: string) => {
+      if (reached.includes(name)) return;
+      reached.push(name);
+      for (const definition of definitions.get(name) ?? []) {
+        for (const match of definition.matchAll(/\b(public|private|auth)\.([a-z0-9_]+)\s*\(/g)) {
+          const called = `${match[1]}.${match[2]}`;
+          if (definitions.has(called)) visit(called);
+        }
+      }
+    };
+    visit('public.list_ads');
+    const lines = (name: string) => definitions.get(name)!.reduce((sum, definition) => sum + definition.trimEnd().split('\n').length, 0);
+    const total = reached.reduce((sum, name) => sum + lines(name), 0);
+    console.log(`list_ads reaches ${reached.length} functions, ${total} lines (${ctx.engine})`);
+
+    expect(reached).toContain('private.read_ads_query');
+    expect(total).toBeLessThanOrEqual(700);
+    expect(reached.filter((name) => lines(name) > 250)).toEqual([]);
+    const planning = reached.filter((name) =>
+      definitions.get(name)!.some((definition) => /set_config\s*\(\s*'(enable_|max_parallel|plan_cache)|\bprepare\b/i.test(definition)));
+    expect(planning).toEqual([]);
+  });
+});
