@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AD_FORMATS, AD_OFFERS, AD_PLATFORMS } from './ad-fact-values.ts';
 import { COLOUR_SWATCH_IDS } from './colour-swatches.ts';
 import { RUNNING_DAYS_MAX, SEARCH_MAX_LENGTH, TAG_FILTER_MAX } from './constants.ts';
@@ -19,21 +19,21 @@ export const LIST_ADS_SORTS = ['newest', 'longest_running', 'recently_seen', 're
  */
 export const listAdsQuerySchema = z.strictObject({
   board: z.enum(LIST_ADS_BOARDS),
-  brand_id: z.uuid().optional(),
-  category_id: z.uuid().optional(),
-  type_id: z.uuid().optional(),
-  tag_ids: z.array(z.uuid()).min(1).max(TAG_FILTER_MAX).optional(),
-  since: z.iso.datetime({ offset: true }).optional(),
-  search: z.string().trim().min(1).max(SEARCH_MAX_LENGTH).optional(),
-  cursor: z.string().min(1).max(1000).optional(),
-  platforms: z.array(z.enum(AD_PLATFORMS)).min(1).max(AD_PLATFORMS.length).optional(),
-  format: z.enum(AD_FORMATS).optional(),
-  offer: z.enum(AD_OFFERS).optional(),
-  hook_id: z.uuid().optional(),
-  min_running_days: z.number().int().min(1).max(RUNNING_DAYS_MAX).optional(),
-  still_running: z.literal(true).optional(),
-  sort: z.enum(LIST_ADS_SORTS).optional(),
-  colour: z.enum(COLOUR_SWATCH_IDS).optional(),
+  brand_id: z.optional(z.uuid()),
+  category_id: z.optional(z.uuid()),
+  type_id: z.optional(z.uuid()),
+  tag_ids: z.optional(z.array(z.uuid()).check(z.minLength(1), z.maxLength(TAG_FILTER_MAX))),
+  since: z.optional(z.iso.datetime({ offset: true })),
+  search: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(SEARCH_MAX_LENGTH))),
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
+  platforms: z.optional(z.array(z.enum(AD_PLATFORMS)).check(z.minLength(1), z.maxLength(AD_PLATFORMS.length))),
+  format: z.optional(z.enum(AD_FORMATS)),
+  offer: z.optional(z.enum(AD_OFFERS)),
+  hook_id: z.optional(z.uuid()),
+  min_running_days: z.optional(z.int().check(z.minimum(1), z.maximum(RUNNING_DAYS_MAX))),
+  still_running: z.optional(z.literal(true)),
+  sort: z.optional(z.enum(LIST_ADS_SORTS)),
+  colour: z.optional(z.enum(COLOUR_SWATCH_IDS)),
 });
 
 export type ListAdsQuery = z.infer<typeof listAdsQuerySchema>;
