@@ -12,6 +12,7 @@ import {
 } from '../support/listed-ad.ts';
 import {
   newAd,
+  newAdObjects,
   newBoard,
   newBrand,
   newCategory,
@@ -58,16 +59,7 @@ interface AdBatch {
 async function insertAds(db: Database, batch: AdBatch): Promise<string[]> {
   const prefix = randomBytes(8).toString('hex');
   return db.transaction(async (tx) => {
-    await tx.query(
-      `insert into storage.objects (bucket_id, name, metadata)
-       select f.bucket_id, replace(f.pattern, '#', g::text), jsonb_build_object('mimetype', f.mimetype, 'size', 1024)
-         from generate_series(1, $2::int) g
-         cross join (values ('ad-originals', $1::text || '/#/original.jpg', 'image/jpeg'),
-                            ('ad-images', $1::text || '/#/480.webp', 'image/webp'),
-                            ('ad-images', $1::text || '/#/960.webp', 'image/webp'),
-                            ('ad-images', 'previews/' || $1::text || '-#.webp', 'image/webp')) as f (bucket_id, pattern, mimetype)`,
-      [prefix, batch.count],
-    );
+    await newAdObjects(tx, prefix, batch.count);
     const { rows } = await tx.query<{ id: string }>(
       `insert into public.ads (brand_id, category_id, created_at, requires_subscription, original_path, display_480_path,
                                display_960_path, preview_path, width, height, thumbhash)

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable } from '../../local/db/database.ts';
 import { anon, expectPgError, queryAs, userActor, type Actor } from '../support/acting.ts';
 import { describeOnEngines } from '../support/engines.ts';
-import { newAds, newBrand, newCategory, newHook, newPersonas, newTag, type Personas } from '../support/factories.ts';
+import { newAds, newBrand, newCategory, newHook, newPersonas, newTag, newAdObjects, type Personas } from '../support/factories.ts';
 import { listAdsStatement, listQueryParameter, type ListQuery } from '../support/list-query.ts';
 import type { ListedAd } from '../support/listed-ad.ts';
 
@@ -95,16 +95,7 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
     const day = (offset: number | null | undefined) =>
       offset === null || offset === undefined ? null : new Date(Date.parse(`${today}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
     return db.transaction(async (tx) => {
-      await tx.query(
-        `insert into storage.objects (bucket_id, name, metadata)
-         select f.bucket_id, replace(f.pattern, '#', g::text), jsonb_build_object('mimetype', f.mimetype, 'size', 1024)
-           from generate_series(1, $2::int) g
-           cross join (values ('ad-originals', $1::text || '/#/original.jpg', 'image/jpeg'),
-                              ('ad-images', $1::text || '/#/480.webp', 'image/webp'),
-                              ('ad-images', $1::text || '/#/960.webp', 'image/webp'),
-                              ('ad-images', 'previews/' || $1::text || '-#.webp', 'image/webp')) as f (bucket_id, pattern, mimetype)`,
-        [prefix, all.length],
-      );
+      await newAdObjects(tx, prefix, all.length);
       const rows = all.map((ad, i) => ({
         n: i + 1,
         brand_id: ad.brandId ?? brandId,
@@ -519,16 +510,7 @@ async function listEveryPage(db: Database, actor: Actor, query: ListQuery): Prom
 /** Storage objects for `count` ads under a fresh prefix, as the database owner: ad n's paths hold `<prefix>/<n>/`. */
 async function insertObjects(db: Queryable, count: number): Promise<string> {
   const prefix = randomBytes(8).toString('hex');
-  await db.query(
-    `insert into storage.objects (bucket_id, name, metadata)
-     select f.bucket_id, replace(f.pattern, '#', g::text), jsonb_build_object('mimetype', f.mimetype, 'size', 1024)
-       from generate_series(1, $2::int) g
-       cross join (values ('ad-originals', $1::text || '/#/original.jpg', 'image/jpeg'),
-                          ('ad-images', $1::text || '/#/480.webp', 'image/webp'),
-                          ('ad-images', $1::text || '/#/960.webp', 'image/webp'),
-                          ('ad-images', 'previews/' || $1::text || '-#.webp', 'image/webp')) as f (bucket_id, pattern, mimetype)`,
-    [prefix, count],
-  );
+  await newAdObjects(db, prefix, count);
   return prefix;
 }
 

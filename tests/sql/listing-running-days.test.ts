@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../local/db/database.ts';
 import { queryAs, userActor } from '../support/acting.ts';
 import { describeOnEngines } from '../support/engines.ts';
-import { newBrand, newCategory, newPersonas, systemTagId, type Personas } from '../support/factories.ts';
+import { newBrand, newCategory, newPersonas, systemTagId, newAdObjects, type Personas } from '../support/factories.ts';
 import { listAdsStatement, listQueryParameter } from '../support/list-query.ts';
 import type { ListedAd } from '../support/listed-ad.ts';
 
@@ -82,16 +82,7 @@ describeOnEngines('listing newest first by running days', (ctx) => {
   async function insertAds(db: Database, runs: Run[]): Promise<Seeded[]> {
     const prefix = randomBytes(8).toString('hex');
     return db.transaction(async (tx) => {
-      await tx.query(
-        `insert into storage.objects (bucket_id, name, metadata)
-         select f.bucket_id, replace(f.pattern, '#', g::text), jsonb_build_object('mimetype', f.mimetype, 'size', 1024)
-           from generate_series(1, $2::int) g
-           cross join (values ('ad-originals', $1::text || '/#/original.jpg', 'image/jpeg'),
-                              ('ad-images', $1::text || '/#/480.webp', 'image/webp'),
-                              ('ad-images', $1::text || '/#/960.webp', 'image/webp'),
-                              ('ad-images', 'previews/' || $1::text || '-#.webp', 'image/webp')) as f (bucket_id, pattern, mimetype)`,
-        [prefix, runs.length],
-      );
+      await newAdObjects(tx, prefix, runs.length);
       const rows = runs.map((run, i) => ({
         n: i + 1,
         added: run.added,

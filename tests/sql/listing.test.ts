@@ -4,7 +4,7 @@ import type { Database } from '../../local/db/database.ts';
 import { describeOnEngines } from '../support/engines.ts';
 import { anon, as, expectPgError, queryAs, userActor, type Actor } from '../support/acting.ts';
 import { imageLinkSecret, imageLinksOf, imageLinkWindowStart, type ImageLinks, type ListedAd } from '../support/listed-ad.ts';
-import { newBoard, newBrand, newCategory, newPersonas, newTag, newType, systemTagId, type Personas } from '../support/factories.ts';
+import { newBoard, newBrand, newCategory, newPersonas, newTag, newType, systemTagId, newAdObjects, type Personas } from '../support/factories.ts';
 import { listAdsStatement, listQueryParameter, type ListQuery } from '../support/list-query.ts';
 
 interface AdPage {
@@ -84,16 +84,7 @@ const union = (...sets: Iterable<string>[]) => new Set(sets.flatMap((set) => [..
 async function insertAds(db: Database, batch: AdBatch): Promise<SeededAd[]> {
   const prefix = randomBytes(8).toString('hex');
   return db.transaction(async (tx) => {
-    await tx.query(
-      `insert into storage.objects (bucket_id, name, metadata)
-       select f.bucket_id, replace(f.pattern, '#', g::text), jsonb_build_object('mimetype', f.mimetype, 'size', 1024)
-         from generate_series(1, $2::int) g
-         cross join (values ('ad-originals', $1::text || '/#/original.jpg', 'image/jpeg'),
-                            ('ad-images', $1::text || '/#/480.webp', 'image/webp'),
-                            ('ad-images', $1::text || '/#/960.webp', 'image/webp'),
-                            ('ad-images', 'previews/' || $1::text || '-#.webp', 'image/webp')) as f (bucket_id, pattern, mimetype)`,
-      [prefix, batch.count],
-    );
+    await newAdObjects(tx, prefix, batch.count);
     const { rows } = await tx.query<{ id: string; created_at: string }>(
       `insert into public.ads (brand_id, category_id, type_id, created_at, original_path, display_480_path, display_960_path,
                                preview_path, width, height, thumbhash)

@@ -82,6 +82,23 @@ export async function newObject(db: Queryable, bucket: string, name: string, mim
   );
 }
 
+/**
+ * The four storage objects of `count` ads at once, as an upload leaves them: ad n's (1 to count) are
+ * `<prefix>/<n>/original.jpg`, `<prefix>/<n>/480.webp`, `<prefix>/<n>/960.webp` and `previews/<prefix>-<n>.webp`.
+ */
+export async function newAdObjects(db: Queryable, prefix: string, count: number): Promise<void> {
+  await db.query(
+    `insert into storage.objects (bucket_id, name, metadata)
+     select f.bucket_id, replace(f.pattern, '#', g::text), jsonb_build_object('mimetype', f.mimetype, 'size', 1024)
+       from generate_series(1, $2::int) g
+       cross join (values ('ad-originals', $1::text || '/#/original.jpg', 'image/jpeg'),
+                          ('ad-images', $1::text || '/#/480.webp', 'image/webp'),
+                          ('ad-images', $1::text || '/#/960.webp', 'image/webp'),
+                          ('ad-images', 'previews/' || $1::text || '-#.webp', 'image/webp')) as f (bucket_id, pattern, mimetype)`,
+    [prefix, count],
+  );
+}
+
 export interface TestAd {
   id: string;
   original_path: string;
