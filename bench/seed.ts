@@ -190,6 +190,11 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
                      else (array['single_image', 'single_image', 'single_image', 'carousel', 'video', 'video'])[1 + floor(random() * 6)::int] end as format,
                 (array['discount', 'discount', 'discount', 'free_shipping', 'bundle', 'none', 'none', 'none', null, null])[1 + floor(random() * 10)::int] as offer,
                 case when random() < 0.7 then c.hook_ids[1 + floor(random() * cardinality(c.hook_ids))::int] end as hook_id,
+                -- Half the ads in English for English-speaking markets, the rest in seven others; 5% unknown.
+                case when m.m > 0 then (array['en', 'en', 'en', 'en', 'en', 'en', 'en', 'en', 'en', 'en', 'es', 'es', 'de', 'de', 'fr',
+                                              'fr', 'pt', 'it', 'nl', 'sv'])[m.m] end as language,
+                case when m.m > 0 then (array['US', 'US', 'US', 'US', 'GB', 'GB', 'CA', 'AU', 'IE', 'NZ', 'ES', 'MX', 'DE', 'AT', 'FR',
+                                              'FR', 'BR', 'IT', 'NL', 'SE'])[m.m] end as country,
                 d.first_seen, d.still_running,
                 case when d.first_seen is null then null
                      when d.still_running then greatest(d.first_seen, c.today - floor(random() * 3)::int)
@@ -213,6 +218,7 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
           cross join lateral (select md5('bench-folder-' || g.i) as folder, 1 + floor(random() * 50)::int as i,
                                      c.oldest + (g.i - 1 + random()) * c.step as created_at) f
           cross join lateral (select f.i) b (i)
+          cross join lateral (select case when random() < 0.05 then 0 else 1 + floor(random() * 20)::int end + 0 * g.i as m) m
           cross join lateral (select f.created_at) t (created_at)
           -- 8% have no dates; a first sighting up to three weeks before the ad was added; most ads of the last four
           -- months still run, few older ones do; an ended ad ran for about five weeks on average.
@@ -269,14 +275,14 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
       await db.query(
         `insert into public.ads (id, brand_id, category_id, type_id, created_at, requires_subscription, is_black_friday,
                                  is_top_picks, original_path, display_480_path, display_960_path, preview_path, width,
-                                 height, thumbhash, platforms, format, offer, hook_id, first_seen, last_seen, still_running,
+                                 height, thumbhash, platforms, format, offer, hook_id, language, country, first_seen, last_seen, still_running,
                                  headline, primary_text, landing_url, image_text, card, search_text, search_vector,
                                  running_days_key, last_seen_key,
                                  free_sample, free_sample_since, visual_hash, colour_histogram, dominant_colours,
                                  visual_vector, colour_point, colour_swatches)
          select a.id, a.brand_id, a.category_id, a.type_id, a.created_at, a.requires_subscription, a.is_black_friday,
                 a.is_top_picks, a.original_path, a.display_480_path, a.display_960_path, a.preview_path, a.width,
-                a.height, a.thumbhash, a.platforms, a.format, a.offer, a.hook_id, a.first_seen, a.last_seen, a.still_running,
+                a.height, a.thumbhash, a.platforms, a.format, a.offer, a.hook_id, a.language, a.country, a.first_seen, a.last_seen, a.still_running,
                 a.headline, a.primary_text, a.landing_url, a.image_text, k.card, s.search_text, private.search_words(s.search_text),
                 -- What the days trigger writes: the days ran (0 undated) and the last day seen (a running ad: today).
                 coalesce(private.running_days(a.first_seen, a.last_seen, a.still_running), 0),

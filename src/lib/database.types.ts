@@ -824,6 +824,10 @@ export type Database = {
         }
         Returns: string
       }
+      list_ad_locales: {
+        Args: never
+        Returns: Json
+      }
       list_ads: {
         Args: {
           p_query?: Json

@@ -125,6 +125,17 @@ create table private.tag_ad_counts (
   constraint tag_ad_counts_not_negative check (ads >= 0)
 );
 
+-- How many ads are in each language and for each country (the options of the library's language and country
+-- filters), kept by the ads' count triggers.
+create table private.ad_locale_counts (
+  kind text not null,
+  code text not null,
+  ads bigint not null,
+  constraint ad_locale_counts_pkey primary key (kind, code),
+  constraint ad_locale_counts_kind_known check (kind in ('language', 'country')),
+  constraint ad_locale_counts_not_negative check (ads >= 0)
+);
+
 create table private.free_sample_counts (
   singleton boolean primary key default true,
   premium bigint not null,
@@ -210,6 +221,12 @@ set search_path = ''
 as $$
 begin
   update private.ad_counts set total = total + (select count(*) from inserted) where singleton;
+  insert into private.ad_locale_counts as c (kind, code, ads)
+  select l.kind, l.code, count(*)
+    from inserted i cross join lateral (values ('language', i.language), ('country', i.country)) l (kind, code)
+   where l.code is not null
+   group by l.kind, l.code
+      on conflict (kind, code) do update set ads = c.ads + excluded.ads;
   return null;
 end;
 $$;
@@ -221,9 +238,50 @@ set search_path = ''
 as $$
 begin
   update private.ad_counts set total = total - (select count(*) from deleted) where singleton;
+  update private.ad_locale_counts c set ads = c.ads - d.ads
+    from (select l.kind, l.code, count(*) as ads
+            from deleted d cross join lateral (values ('language', d.language), ('country', d.country)) l (kind, code)
+           where l.code is not null
+           group by l.kind, l.code) d
+   where c.kind = d.kind and c.code = d.code;
   return null;
 end;
 $$;
+
+-- An ad's language or country changed: the old one counts one ad less, the new one one more.
+create or replace function private.ads_count_locale_changed() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update private.ad_locale_counts c set ads = c.ads - 1
+    from (values ('language', old.language, new.language), ('country', old.country, new.country)) l (kind, was, now)
+   where c.kind = l.kind and c.code = l.was and l.was is distinct from l.now;
+  insert into private.ad_locale_counts as c (kind, code, ads)
+  select l.kind, l.now, 1
+    from (values ('language', old.language, new.language), ('country', old.country, new.country)) l (kind, was, now)
+   where l.now is not null and l.was is distinct from l.now
+      on conflict (kind, code) do update set ads = c.ads + 1;
+  return null;
+end;
+$$;
+revoke all on function private.ads_count_locale_changed() from public;
+
+-- The languages and the countries of the ads, each with its number of ads, most ads first: the options of the
+-- library's language and country filters.
+create or replace function public.list_ad_locales() returns json
+language sql stable
+security definer
+set search_path = ''
+as $$
+  select json_build_object(
+    'languages', coalesce((select json_agg(json_build_object('code', c.code, 'ads', c.ads) order by c.ads desc, c.code)
+                             from private.ad_locale_counts c where c.kind = 'language' and c.ads > 0), '[]'),
+    'countries', coalesce((select json_agg(json_build_object('code', c.code, 'ads', c.ads) order by c.ads desc, c.code)
+                             from private.ad_locale_counts c where c.kind = 'country' and c.ads > 0), '[]'))
+$$;
+revoke all on function public.list_ad_locales() from public;
 
 create or replace function private.ads_count_truncated() returns trigger
 language plpgsql
@@ -232,6 +290,7 @@ set search_path = ''
 as $$
 begin
   update private.ad_counts set total = 0 where singleton;
+  delete from private.ad_locale_counts where ads >= 0;
   return null;
 end;
 $$;
@@ -679,6 +738,10 @@ create trigger ads_count_deleted after delete on public.ads
 create trigger ads_count_truncated after truncate on public.ads
   for each statement execute function private.ads_count_truncated();
 
+create trigger ads_count_locale_changed after update of language, country on public.ads
+  for each row when (old.language is distinct from new.language or old.country is distinct from new.country)
+  execute function private.ads_count_locale_changed();
+
 create trigger ads_bump_list_ads_version after insert or update or delete or truncate on public.ads
   for each statement execute function private.bump_anonymous_answer_version('list_ads');
 
@@ -763,6 +826,9 @@ create policy "ad_tags: admins delete" on public.ad_tags for delete to authentic
 
 alter table private.tag_ad_counts enable row level security;
 revoke all on table private.tag_ad_counts from public, anon, authenticated;
+
+alter table private.ad_locale_counts enable row level security;
+revoke all on table private.ad_locale_counts from public, anon, authenticated;
 
 alter table private.free_sample_counts enable row level security;
 revoke all on table private.free_sample_counts from public, anon, authenticated;

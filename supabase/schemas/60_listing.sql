@@ -257,16 +257,13 @@ as $$
 $$;
 revoke all on function private.ads_page_json(p_ids uuid[], p_clear boolean[], p_extra jsonb[], p_next_cursor text) from public;
 
--- The words of an ad's place in the longest-running order, as no typed search can make them (decision 0040): a
--- running ad's key is its first sighting's day (days since 1970-01-01, ascending: the oldest has run longest), an
--- ended ad's is first_seen - last_seen (ascending: the longest run first); '~s' or '~e', the block's size as a power
-
 -- A listing query as list_ads reads it from its jsonb argument: one field per filter, the cursor and the order.
+-- Brands, categories, types and hooks take several values (any of them); tags all of theirs.
 create type private.ads_query as (
   board text,
-  brand_id uuid,
-  category_id uuid,
-  type_id uuid,
+  brand_ids uuid[],
+  category_ids uuid[],
+  type_ids uuid[],
   tag_ids uuid[],
   since timestamp with time zone,
   search text,
@@ -274,12 +271,34 @@ create type private.ads_query as (
   platforms text[],
   format text,
   offer text,
-  hook_id uuid,
+  hook_ids uuid[],
+  language text,
+  country text,
   min_running_days integer,
   still_running boolean,
   sort text,
   colour text
 );
+
+-- A list of ids as one set: each once, in order, without nulls; null when empty.
+create or replace function private.id_set(p_ids uuid[]) returns uuid[]
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select nullif(array(select distinct i from unnest(p_ids) i where i is not null order by i), '{}')
+$$;
+revoke all on function private.id_set(p_ids uuid[]) from public;
+
+-- The condition "the ad's column is one of the query's field": an equality for one value, which an index reads in
+-- its order; = any for several.
+create or replace function private.ads_one_of(p_column text, p_field text, p_values uuid[]) returns text
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select case when cardinality(p_values) = 1 then format('a.%I = ($1).%I[1]', p_column, p_field)
+              when p_values is not null then format('a.%I = any (($1).%I)', p_column, p_field) end
+$$;
+revoke all on function private.ads_one_of(p_column text, p_field text, p_values uuid[]) from public;
 
 -- p_query as a checked query: every field known and of its type, every value allowed, and the same query written
 -- the same way (no empty search or lists, tags and platforms as sorted sets, relevance only with a search).
@@ -326,9 +345,22 @@ begin
   if char_length(q.search) > 100 then
     raise exception 'Search text is too long (100 characters at most)' using errcode = 'P0001', detail = 'search_too_long';
   end if;
-  q.tag_ids := nullif(array(select distinct t from unnest(q.tag_ids) t where t is not null order by t), '{}');
+  q.tag_ids := private.id_set(q.tag_ids);
   if cardinality(q.tag_ids) > 10 then
     raise exception 'Too many tags (10 at most)' using errcode = 'P0001', detail = 'too_many_tags';
+  end if;
+  q.brand_ids := private.id_set(q.brand_ids);
+  q.category_ids := private.id_set(q.category_ids);
+  q.type_ids := private.id_set(q.type_ids);
+  q.hook_ids := private.id_set(q.hook_ids);
+  if greatest(cardinality(q.brand_ids), cardinality(q.category_ids), cardinality(q.type_ids), cardinality(q.hook_ids)) > 10 then
+    raise exception 'Too many values in one filter (10 at most)' using errcode = 'P0001', detail = 'invalid_filter';
+  end if;
+  if q.language !~ '^[a-z]{2}$' then
+    raise exception 'A language is two lowercase letters (ISO 639-1)' using errcode = 'P0001', detail = 'invalid_filter';
+  end if;
+  if q.country !~ '^[A-Z]{2}$' then
+    raise exception 'A country is two capital letters (ISO 3166-1)' using errcode = 'P0001', detail = 'invalid_filter';
   end if;
   if cardinality(q.platforms) > 7 or array_position(q.platforms, null) is not null
      or not coalesce(q.platforms, '{}') <@ array['meta', 'instagram', 'tiktok', 'youtube', 'pinterest', 'snapchat', 'google'] then
@@ -377,6 +409,8 @@ set jit = off
 as $$
 declare
   c_page_size constant int := 60;
+  -- Up to this many ads the first page's total is counted; above it, it is the planner's estimate.
+  c_counted_at_most constant int := 10000;
   q private.ads_query := private.read_ads_query(p_query);
   v_signed_in boolean := (select auth.uid()) is not null;
   v_valid_access boolean := public.has_valid_access();
@@ -395,6 +429,8 @@ declare
   v_page_ids uuid[];
   v_page_clear boolean[];
   v_next_cursor text;
+  v_total bigint;
+  v_total_is_estimate boolean := false;
 begin
   if q.board = 'black-friday' and not v_signed_in then
     raise exception 'Sign in to open the Black Friday board' using errcode = '42501', detail = 'sign_in_required';
@@ -417,16 +453,18 @@ begin
   v_filters := array_to_string(array[
     case q.board when 'library' then 'not a.is_black_friday' when 'black-friday' then 'a.is_black_friday'
                  else 'a.is_top_picks' end,
-    case when q.brand_id is not null then 'a.brand_id = ($1).brand_id' end,
-    case when q.category_id is not null then 'a.category_id = ($1).category_id' end,
-    case when q.type_id is not null then 'a.type_id = ($1).type_id' end,
+    private.ads_one_of('brand_id', 'brand_ids', q.brand_ids),
+    private.ads_one_of('category_id', 'category_ids', q.category_ids),
+    private.ads_one_of('type_id', 'type_ids', q.type_ids),
     (select string_agg(format('exists (select 1 from public.ad_tags t where t.ad_id = a.id and t.tag_id = ($1).tag_ids[%s])', n), ' and ')
        from generate_series(1, cardinality(q.tag_ids)) n),
     case when q.since is not null then 'a.created_at >= ($1).since' end,
     case when q.platforms is not null then 'a.platforms && ($1).platforms' end,
     case when q.format is not null then 'a.format = ($1).format' end,
     case when q.offer is not null then 'a.offer = ($1).offer' end,
-    case when q.hook_id is not null then 'a.hook_id = ($1).hook_id' end,
+    private.ads_one_of('hook_id', 'hook_ids', q.hook_ids),
+    case when q.language is not null then 'a.language = ($1).language' end,
+    case when q.country is not null then 'a.country = ($1).country' end,
     case when q.colour is not null then 'a.colour_swatches @> array[($1).colour]' end,
     case when q.min_running_days is not null then 'a.running_days_key >= ($1).min_running_days' end,
     case when q.still_running then 'a.still_running' end
@@ -483,7 +521,27 @@ begin
                       case when coalesce(a.search_vector @@ v_words, false) then 1 else 2 end end)))
         from public.ads a where a.id = v_ids[c_page_size]);
   end if;
-  return private.ads_page_json(v_page_ids, v_page_clear, null, v_next_cursor);
+
+  -- The first page says how many ads the query finds: a short page its own length; else a count that stops past
+  -- c_counted_at_most, made only when the planner expects no more than that (a count of a large result would cost
+  -- more than the page); above, the planner's estimate.
+  if q.cursor is null then
+    v_total := coalesce(cardinality(v_ids), 0);
+    if v_total > c_page_size then
+      execute 'explain (format json) select from public.ads a where ' || v_filters || coalesce(' and ' || v_match, '')
+        into v_sql using q, v_words, v_anywhere;
+      v_total := greatest(round((v_sql::json -> 0 -> 'Plan' ->> 'Plan Rows')::numeric), c_page_size + 1);
+      if v_total <= c_counted_at_most then
+        execute 'select count(*) from (select from public.ads a where ' || v_filters || coalesce(' and ' || v_match, '')
+                || ' limit ' || (c_counted_at_most + 1) || ') x'
+          into v_total using q, v_words, v_anywhere;
+      end if;
+      v_total_is_estimate := v_total > c_counted_at_most;
+    end if;
+  end if;
+  return private.ads_json_text(v_page_ids, v_page_clear, null, '{"ads" : ',
+    ', "next_cursor" : ' || coalesce('"' || v_next_cursor || '"', 'null')
+    || coalesce(', "total" : ' || v_total || ', "total_is_estimate" : ' || v_total_is_estimate, '') || '}');
 end;
 $$;
 revoke all on function public.list_ads(p_query jsonb) from public;

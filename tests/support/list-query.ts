@@ -4,9 +4,9 @@
  */
 export interface ListQuery {
   board?: string | null;
-  brandId?: string | null;
-  categoryId?: string | null;
-  typeId?: string | null;
+  brandIds?: string[] | null;
+  categoryIds?: string[] | null;
+  typeIds?: string[] | null;
   tagIds?: string[] | null;
   since?: string | null;
   search?: string | null;
@@ -14,7 +14,9 @@ export interface ListQuery {
   platforms?: string[] | null;
   format?: string | null;
   offer?: string | null;
-  hookId?: string | null;
+  hookIds?: string[] | null;
+  language?: string | null;
+  country?: string | null;
   minRunningDays?: number | null;
   stillRunning?: boolean | null;
   sort?: string | null;
@@ -23,7 +25,7 @@ export interface ListQuery {
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
-/** The p_query object of a query: its fields in snake_case (brand_id, tag_ids, min_running_days ...), undefined ones left out. */
+/** The p_query object of a query: its fields in snake_case (brand_ids, tag_ids, min_running_days ...), undefined ones left out. */
 export function listQuery(query: ListQuery): Record<string, unknown> {
   return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined).map(([name, value]) => [snakeCase(name), value]));
 }
