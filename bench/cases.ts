@@ -48,15 +48,23 @@ export function budgetOf(fn: BenchFunction, engine: Engine, caseName = ''): numb
 // function that returns json is asked for its text, as the API asks: the API sends those bytes on and never parses
 // them, so a call's time holds no JSON.parse in Node. The cases parse the last answer after timing.
 const LIST_ADS_SQL = 'select public.list_ads($1::jsonb)::text as page';
+/**
+ * The same with a second brand added to the query's brand_ids, found by its name ($2) in the statement: the bench's data
+ * names one brand (BenchData.brand), and the second one's id is a read of 50 brands by name, next to nothing.
+ */
+const LIST_ADS_WITH_BRAND_NAMED_SQL = `select public.list_ads($1::jsonb || jsonb_build_object('brand_ids',
+    ($1::jsonb -> 'brand_ids') || to_jsonb(array(select b.id from public.brands b where b.name = $2))))::text as page`;
+/** The brand that two-brand cases add to BenchData.brand (Lumen Skincare): another of the 50, each on 2% of the ads. */
+const SECOND_BRAND_NAME = 'Glow Theory';
 const ADMIN_SQL =
   'select * from public.get_ads_admin(p_limit => 50, p_offset => 0, p_search => $1, p_brand => $2,'
   + ' p_date_from => $3, p_date_to => $4, p_sort => $5)';
 
 export interface ListAdsArgs {
   board?: 'library' | 'black-friday' | 'top-picks';
-  brandId?: string;
-  categoryId?: string;
-  typeId?: string;
+  brandIds?: string[];
+  categoryIds?: string[];
+  typeIds?: string[];
   tagIds?: string[];
   since?: string;
   search?: string;
@@ -64,7 +72,9 @@ export interface ListAdsArgs {
   platforms?: string[];
   format?: string;
   offer?: string;
-  hookId?: string;
+  hookIds?: string[];
+  language?: string;
+  country?: string;
   minRunningDays?: number;
   stillRunning?: boolean;
   sort?: 'newest' | 'longest_running' | 'recently_seen' | 'relevance';
@@ -84,9 +94,9 @@ export interface SortCursors {
 export function listAdsQuery(args: ListAdsArgs): Record<string, unknown> {
   const fields: Record<string, unknown> = {
     board: args.board ?? 'library',
-    brand_id: args.brandId,
-    category_id: args.categoryId,
-    type_id: args.typeId,
+    brand_ids: args.brandIds,
+    category_ids: args.categoryIds,
+    type_ids: args.typeIds,
     tag_ids: args.tagIds,
     since: args.since,
     search: args.search,
@@ -94,7 +104,9 @@ export function listAdsQuery(args: ListAdsArgs): Record<string, unknown> {
     platforms: args.platforms,
     format: args.format,
     offer: args.offer,
-    hook_id: args.hookId,
+    hook_ids: args.hookIds,
+    language: args.language,
+    country: args.country,
     min_running_days: args.minRunningDays,
     still_running: args.stillRunning,
     sort: args.sort,
@@ -136,6 +148,12 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     params: () => listAdsParams(args),
     returned: pageLength,
   });
+  // Two brands: BenchData.brand's id in brand_ids and the second brand's added by the statement.
+  const listAdsOfTwoBrands = (name: string, args: ListAdsArgs): BenchCase => ({
+    ...listAds(name, { ...args, brandIds: [data.brand.id] }),
+    sql: LIST_ADS_WITH_BRAND_NAMED_SQL,
+    params: () => [...listAdsParams({ ...args, brandIds: [data.brand.id] }), SECOND_BRAND_NAME],
+  });
   const adminPage = (name: string, args: { search?: string; brandId?: string; from?: string; to?: string; sort?: string }): BenchCase => ({
     name: `get_ads_admin ${name}`,
     fn: 'get_ads_admin',
@@ -150,13 +168,13 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
   return [
     listAds('library, first page', {}),
     listAds(`library, page ${deep.depth.toLocaleString('en-US')} rows deep`, { cursor: deep.cursor }),
-    listAds('brand', { brandId: data.brand.id }),
-    listAds('category', { categoryId: data.category.id }),
-    listAds('type', { typeId: data.type.id }),
+    listAds('brand', { brandIds: [data.brand.id] }),
+    listAds('category', { categoryIds: [data.category.id] }),
+    listAds('type', { typeIds: [data.type.id] }),
     listAds('one tag', { tagIds: [data.tag.id] }),
     listAds('two tags', { tagIds: [data.tag.id, data.secondTag.id] }),
     listAds('since 30 days', { since }),
-    listAds('brand + category', { brandId: data.brand.id, categoryId: data.category.id }),
+    listAds('brand + category', { brandIds: [data.brand.id], categoryIds: [data.category.id] }),
     listAds(`search brand fragment "${SEARCHES.brandFragment}"`, { search: SEARCHES.brandFragment }),
     listAds(`search tag name "${SEARCHES.tagName}"`, { search: SEARCHES.tagName }),
     listAds(`search one letter "${SEARCHES.oneLetter}"`, { search: SEARCHES.oneLetter }),
@@ -167,16 +185,22 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     listAds('platforms pinterest or snapchat', { platforms: ['pinterest', 'snapchat'] }),
     listAds('format video', { format: 'video' }),
     listAds('offer free_shipping', { offer: 'free_shipping' }),
-    listAds('hook', { hookId: data.hook.id }),
+    listAds('hook', { hookIds: [data.hook.id] }),
     listAds('running >= 60 days', { minRunningDays: 60 }),
     listAds('still running', { stillRunning: true }),
-    listAds('brand + still running', { brandId: data.brand.id, stillRunning: true }),
+    listAds('brand + still running', { brandIds: [data.brand.id], stillRunning: true }),
+    // Several values of one filter (any of them), and the ads' language and country (bench/seed.ts: half the ads in
+    // English, 10% each in es, de and fr, 5% each in four more, the country going with the language; 5% neither).
+    listAdsOfTwoBrands('two brands', {}),
+    listAds('language de', { language: 'de' }),
+    listAds('country FR + longest running', { country: 'FR', sort: 'longest_running' }),
+    listAdsOfTwoBrands('two brands + language es', { language: 'es' }),
     // The orders: first page and a page deep into each.
     listAds('longest running, first page', { sort: 'longest_running' }),
     listAds(`longest running, page ${sorts.depth.toLocaleString('en-US')} rows deep`, { sort: 'longest_running', cursor: sorts.longest }),
     listAds('recently seen, first page', { sort: 'recently_seen' }),
     listAds(`recently seen, page ${sorts.depth.toLocaleString('en-US')} rows deep`, { sort: 'recently_seen', cursor: sorts.recent }),
-    listAds('longest running + brand', { sort: 'longest_running', brandId: data.brand.id }),
+    listAds('longest running + brand', { sort: 'longest_running', brandIds: [data.brand.id] }),
     listAds('running >= 60 days + tiktok + longest running', { minRunningDays: 60, platforms: ['tiktok'], sort: 'longest_running' }),
     // The search of the ads' own words.
     listAds(`search image text only "${SEARCHES.imageTextOnly}"`, { search: SEARCHES.imageTextOnly }),
@@ -199,12 +223,12 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     // The colour swatches (docs/decisions/0038): a common one, a rare one, and with other filters and orders.
     listAds('colour white', { colour: 'white' }),
     listAds('colour purple (rare)', { colour: 'purple' }),
-    listAds('colour blue + brand', { colour: 'blue', brandId: data.brand.id }),
+    listAds('colour blue + brand', { colour: 'blue', brandIds: [data.brand.id] }),
     listAds('colour purple + longest running', { colour: 'purple', sort: 'longest_running' }),
     listAds('colour purple + running >= 60 days', { colour: 'purple', minRunningDays: 60 }),
     // A filter in the dated orders: a category, a hook, and a rare colour with a rare platform (0.07% of the library).
-    listAds('category + longest running', { categoryId: data.category.id, sort: 'longest_running' }),
-    listAds('hook + recently seen', { hookId: data.hook.id, sort: 'recently_seen' }),
+    listAds('category + longest running', { categoryIds: [data.category.id], sort: 'longest_running' }),
+    listAds('hook + recently seen', { hookIds: [data.hook.id], sort: 'recently_seen' }),
     listAds('colour purple + recently seen', { colour: 'purple', sort: 'recently_seen' }),
     listAds('colour purple + snapchat + longest running', { colour: 'purple', platforms: ['snapchat'], sort: 'longest_running' }),
     // A search with filters, in each order: a rare word on a common platform, a brand's name with a fact, a common
@@ -217,7 +241,7 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     }),
     listAds(`search brand fragment "${SEARCHES.brandFragment}" + video + recently seen`, { search: SEARCHES.brandFragment, format: 'video', sort: 'recently_seen' }),
     listAds(`search common word "${SEARCHES.commonWord}" + discount + hook + longest running`, {
-      search: SEARCHES.commonWord, offer: 'discount', hookId: data.hook.id, sort: 'longest_running',
+      search: SEARCHES.commonWord, offer: 'discount', hookIds: [data.hook.id], sort: 'longest_running',
     }),
     // A search with the running days, newest first: a common word, a rare one, and a brand's name with 60 days and
     // with the days of a year (fewer of its ads ran that long).

@@ -303,6 +303,14 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
           order by a.created_at`,
       );
       await db.query('update private.ad_counts set total = (select count(*) from public.ads)');
+      // What the count triggers keep: the ads of each language and country (the filters' options).
+      await db.query(
+        `insert into private.ad_locale_counts (kind, code, ads)
+         select l.kind, l.code, count(*)
+           from public.ads a cross join lateral (values ('language', a.language), ('country', a.country)) l (kind, code)
+          where l.code is not null
+          group by l.kind, l.code`,
+      );
       // The free sample as publishing would have chosen it: every tenth premium ad in publish order.
       await db.query(
         `update private.free_sample_counts set premium = (select count(*) from public.ads where requires_subscription),

@@ -58,7 +58,7 @@ function listingQueries(data: BenchData, deepCursor: string): [Listing, ListingQ
 /** list_ads' one argument as the SPA's library sends it (src/features/library/api/list-library-ads.ts): the board and the fields set. */
 export function listAdsBody(query: ListingQuery): string {
   return JSON.stringify({
-    p_query: listAdsQuery({ brandId: query.brandId, tagIds: query.tagId ? [query.tagId] : undefined, search: query.search, cursor: query.cursor }),
+    p_query: listAdsQuery({ brandIds: query.brandId ? [query.brandId] : undefined, tagIds: query.tagId ? [query.tagId] : undefined, search: query.search, cursor: query.cursor }),
   });
 }
 

@@ -142,6 +142,24 @@ end;
 $$;
 revoke all on function private.read_ads_query(p_query jsonb) from public;
 
+-- How many ads the planner expects a listing's conditions to pass. Volatile because PostgreSQL runs EXPLAIN only
+-- there; it plans and reads nothing, so the stable list_ads may call it.
+create or replace function private.ads_planned_rows(p_where text, p_query private.ads_query, p_words tsquery,
+                                                    p_anywhere text) returns numeric
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_plan json;
+begin
+  execute 'explain (format json) select from public.ads a where ' || p_where into v_plan using p_query, p_words, p_anywhere;
+  return (v_plan -> 0 -> 'Plan' ->> 'Plan Rows')::numeric;
+end;
+$$;
+revoke all on function private.ads_planned_rows(p_where text, p_query private.ads_query, p_words tsquery, p_anywhere text) from public;
+
 -- One page (60 ads) of a listing query: every ad that passes each filter (one condition each), in the query's order,
 -- after the cursor's ad. The page puts the ads the caller sees clear first, each part in the query's order; the
 -- cursor is the page's last ad in the query's order, so no ad is skipped or repeated.
@@ -278,9 +296,8 @@ begin
   if q.cursor is null then
     v_total := coalesce(cardinality(v_ids), 0);
     if v_total > c_page_size then
-      execute 'explain (format json) select from public.ads a where ' || v_filters || coalesce(' and ' || v_match, '')
-        into v_sql using q, v_words, v_anywhere;
-      v_total := greatest(round((v_sql::json -> 0 -> 'Plan' ->> 'Plan Rows')::numeric), c_page_size + 1);
+      v_total := greatest(round(private.ads_planned_rows(v_filters || coalesce(' and ' || v_match, ''), q, v_words, v_anywhere)),
+                          c_page_size + 1);
       if v_total <= c_counted_at_most then
         execute 'select count(*) from (select from public.ads a where ' || v_filters || coalesce(' and ' || v_match, '')
                 || ' limit ' || (c_counted_at_most + 1) || ') x'

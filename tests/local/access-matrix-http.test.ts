@@ -112,6 +112,7 @@ const ADS_PUBLIC_COLUMNS = 'id,brand_id,category_id,created_at,requires_subscrip
 const NEW_AD = `{"brand_id":"{brand}","category_id":"{category}","original_path":"matrix/original.jpg","display_480_path":"matrix/480.webp","display_960_path":"matrix/960.webp","preview_path":"previews/matrix.webp","width":1080,"height":1350,"thumbhash":"YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw=="}`;
 const STRIPE_EVENT = `{"p_event_id":"evt_forged","p_event_type":"customer.subscription.updated","p_event_created":1,"p_subscription":{"user_id":"{me}","stripe_customer_id":"cus_forged","stripe_subscription_id":"sub_forged","status":"active","tier":"annual","price_id":"price_annual","current_period_end":"2099-01-01T00:00:00Z","cancel_at_period_end":false,"trial_end":null}}`;
 const BOARDS = ['select * from public.user_collections', 'select * from public.user_collection_items'];
+const LOCALE_COUNTS = ['select * from private.ad_locale_counts'];
 
 /** Per bucket: the content type its uploads must have, and the matching file extension. */
 const buckets = {
@@ -242,6 +243,12 @@ const matrix: Probe[] = [
   rest('ads_with_flags', 'update', 'PATCH ads_with_flags?id=eq.{oldAd} {"requires_subscription":false}',                      [RO,  RO,  RO,    RO,   RO,    RO,    RO,     RO,   RO]),
   rest('ads_with_flags', 'delete', 'DELETE ads_with_flags?id=eq.{oldAd}',                                                     [RO,  RO,  RO,    RO,   RO,    RO,    RO,     RO,   RO]),
 
+  // The ads' languages and countries are counted in schema private (list_ad_locales reads them): rest/v1 knows no such table.
+  rest('ad_locale_counts [private]', 'select', 'GET ad_locale_counts?select=*',                                              [NF,  NF,  NF,    NF,   NF,    NF,    NF,     NF,   NF]),
+  { ...rest('ad_locale_counts [private]', 'insert', 'POST ad_locale_counts {"kind":"language","code":"xx","ads":1}',         [NF,  NF,  NF,    NF,   NF,    NF,    NF,     NF,   NF]), watch: LOCALE_COUNTS },
+  { ...rest('ad_locale_counts [private]', 'update', 'PATCH ad_locale_counts?kind=eq.language {"ads":1000}',                  [NF,  NF,  NF,    NF,   NF,    NF,    NF,     NF,   NF]), watch: LOCALE_COUNTS },
+  { ...rest('ad_locale_counts [private]', 'delete', 'DELETE ad_locale_counts?kind=eq.language',                              [NF,  NF,  NF,    NF,   NF,    NF,    NF,     NF,   NF]), watch: LOCALE_COUNTS },
+
   rest('page_banners', 'select', 'GET page_banners?select=*',                                                                 [R,   R,   R,     R,    R,     R,     R,      R,    R]),
   rest('page_banners', 'insert', 'POST page_banners {"page":"top-picks","image_path":"matrix-top-picks.jpg"}',                [D,   D,   D,     D,    D,     D,     D,      C,    D]),
   rest('page_banners', 'update', 'PATCH page_banners?page=eq.library {"image_path":"matrix-library-2.jpg"}',                  [D,   N,   N,     N,    N,     N,     N,      R,    N]),
@@ -288,6 +295,7 @@ const matrix: Probe[] = [
   rpc('list_ads [library]', '{"p_query":{"board":"library"}}',                                                                [TS,  TS,  TS,    CL,   CL,    CL,    TS,     CL,   CL], 'listing'),
   rpc('list_ads [black-friday]', '{"p_query":{"board":"black-friday"}}',                                                      [D,   CL,  CL,    CL,   CL,    CL,    CL,     CL,   CL], 'listing'),
   rpc('list_ads [top-picks]', '{"p_query":{"board":"top-picks"}}',                                                            [LK,  LK,  LK,    CL,   CL,    CL,    LK,     CL,   CL], 'listing'),
+  rpc('list_ad_locales', '{}',                                                                                                [OK,  OK,  OK,    OK,   OK,    OK,    OK,     OK,   OK]),
   rpc('get_ad [a locked ad]', '{"p_id":"{oldAd}"}',                                                                           [LK,  LK,  LK,    CL,   CL,    CL,    LK,     CL,   CL], 'ad'),
   rpc('get_ad_original_download', '{"p_id":"{ad}"}',                                                                         [D,   D,   D,     OK,   OK,    OK,    D,      OK,   OK]),
   rpc('admin_ad_images', '{"p_ids":["{ad}"]}',                                                                                [D,   D,   D,     D,    D,     D,     D,      OK,   D]),
@@ -429,6 +437,8 @@ async function buildFixture(stack: LocalStack, db: Queryable): Promise<Fixture> 
   }
   // The oldest ad: past every page's teaser, so locked for whoever lacks access.
   ids.oldAd = (await ad('2020-01-01T00:00:00Z')).id;
+  // A language and a country counted, for list_ad_locales to answer and the attacks on its counts to aim at.
+  await db.query(`update public.ads set language = 'en', country = 'US' where id = $1`, [main.id]);
 
   // Uploaded but not yet used: what an admin's new ad and banners point at.
   await newObject(db, 'ad-originals', 'matrix/original.jpg', 'image/jpeg');

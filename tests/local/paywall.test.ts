@@ -183,7 +183,7 @@ describeOnEngines('the paywall: a locked ad’s images stay out of reach of anon
       const detail = await client.rpc('get_ad', { p_id: locked().id });
       expect(detail.error).toBeNull();
       expect(detail.data).toMatchObject({ id: locked().id, is_clear: false, display_480_url: null, display_960_url: null });
-      const filtered = await client.rpc('list_ads', { p_query: { board: 'library', brand_id: brand.id } });
+      const filtered = await client.rpc('list_ads', { p_query: { board: 'library', brand_ids: [brand.id] } });
       // A filter shows exactly what the unfiltered library does clear.
       expect((filtered.data as { ads: ListedAd[] }).ads.filter((ad) => ad.is_clear).map((ad) => ad.id)).toEqual(clear);
     }
@@ -339,7 +339,7 @@ describeOnEngines('the paywall: the library comes 60 ads at a time, in pages onl
       expect((second.data as Page).next_cursor).toBeNull();
 
       // The same cursor on another query (a brand filter) is refused.
-      const elsewhere = await client.rpc('list_ads', { p_query: { board: 'library', brand_id: brandId, cursor: page.next_cursor } });
+      const elsewhere = await client.rpc('list_ads', { p_query: { board: 'library', brand_ids: [brandId], cursor: page.next_cursor } });
       expect(elsewhere.error).toMatchObject({ code: '22023', details: 'invalid_cursor' });
 
       // A cursor whose payload is changed to start at another ad, signature kept, is refused.

@@ -49,11 +49,11 @@ describeOnEngines('rest/v1 rpc through supabase-js', (ctx) => {
     const response = await api(new Request(`${TEST_ORIGIN}/rest/v1/rpc/list_ads`, {
       method: 'POST',
       headers: { apikey: config.anonKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ p_query: { brand_id: brandId } }),
+      body: JSON.stringify({ p_query: { brand_ids: [brandId] } }),
     }));
-    const [sql] = await queryAs<{ page: string }>(ctx.db, anon, 'select public.list_ads($1::jsonb)::text as page', [JSON.stringify({ brand_id: brandId })]);
+    const [sql] = await queryAs<{ page: string }>(ctx.db, anon, 'select public.list_ads($1::jsonb)::text as page', [JSON.stringify({ brand_ids: [brandId] })]);
     expect(await response.text()).toBe(sql!.page);
-    const { data } = await asAnon.rpc('list_ads', { p_query: { brand_id: brandId } });
+    const { data } = await asAnon.rpc('list_ads', { p_query: { brand_ids: [brandId] } });
     // ads[0], the first premium ad published, is the free sample's: clear ads lead the page.
     expect(data.ads.map((ad: { id: string }) => ad.id)).toEqual([ads[0]!.id, ads[2]!.id, ads[1]!.id]);
   });
@@ -62,7 +62,7 @@ describeOnEngines('rest/v1 rpc through supabase-js', (ctx) => {
     const ask = (prefer?: string) => api(new Request(`${TEST_ORIGIN}/rest/v1/rpc/list_ads`, {
       method: 'POST',
       headers: { apikey: config.anonKey, 'content-type': 'application/json', ...(prefer ? { prefer } : {}) },
-      body: JSON.stringify({ p_query: { brand_id: brandId } }),
+      body: JSON.stringify({ p_query: { brand_ids: [brandId] } }),
     }));
     const plain = await ask();
     const counted = await ask('count=exact');

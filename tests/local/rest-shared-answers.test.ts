@@ -40,7 +40,7 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
   const sqlPage = async (brand?: string) =>
     (await queryAs<{ page: string }>(ctx.db, anon, brand
       ? 'select public.list_ads($1::jsonb)::text as page'
-      : 'select public.list_ads()::text as page', brand ? [JSON.stringify({ brand_id: brand })] : []))[0]!.page;
+      : 'select public.list_ads()::text as page', brand ? [JSON.stringify({ brand_ids: [brand] })] : []))[0]!.page;
   const version = async () =>
     (await ctx.db.query<{ version: string }>(`select version::text as version from private.anonymous_answer_versions where function_name = 'list_ads'`)).rows[0]!.version;
   /**
@@ -165,9 +165,9 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
       ['a deleted ad', () => ctx.db.query('delete from public.ads where id = $1', [ads[3]!.id])],
     ];
     for (const [change, write] of changes) {
-      const before = await anonText({ brand_id: brandId });
+      const before = await anonText({ brand_ids: [brandId] });
       await write();
-      const after = await anonText({ brand_id: brandId });
+      const after = await anonText({ brand_ids: [brandId] });
       expect(after, change).not.toBe(before);
       expect(after, change).toBe(await sqlPage(brandId));
     }
@@ -292,7 +292,7 @@ describeOnEngines('rest/v1 answers of list_ads shared per answer class', (ctx) =
 
   it('keys answers by arguments and by the headers that shape them', async () => {
     const all = await anonText();
-    const brand = await anonText({ brand_id: brandId });
+    const brand = await anonText({ brand_ids: [brandId] });
     expect(brand).not.toBe(all);
     expect(brand).toBe(await sqlPage(brandId));
     const stripped = await (await call({}, undefined, { accept: 'application/vnd.pgrst.object+json;nulls=stripped' })).text();

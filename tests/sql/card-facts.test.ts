@@ -16,7 +16,7 @@ describeOnEngines('card facts: every card carries where an ad ran and when it wa
 
   const listed = async (actor: Actor): Promise<ListedAd[]> => {
     const [row] = await queryAs<{ page: { ads: ListedAd[] } }>(ctx.db, actor,
-      'select public.list_ads($1::jsonb) as page', [JSON.stringify({ board: 'library', brand_id: brandId })]);
+      'select public.list_ads($1::jsonb) as page', [JSON.stringify({ board: 'library', brand_ids: [brandId] })]);
     return row!.page.ads;
   };
 

@@ -38,7 +38,7 @@ interface AdPage {
 }
 
 /** The queries these tests make. */
-type ListArgs = Pick<ListQuery, 'board' | 'brandId' | 'categoryId' | 'tagIds' | 'since' | 'search' | 'cursor'>;
+type ListArgs = Pick<ListQuery, 'board' | 'brandIds' | 'categoryIds' | 'tagIds' | 'since' | 'search' | 'cursor'>;
 
 interface AdBatch {
   count: number;
@@ -211,8 +211,8 @@ describeOnEngines('the free sample', (ctx) => {
         {},
         { board: 'top-picks' },
         ...(viewer === 'anonymous' ? [] : [{ board: 'black-friday' }]),
-        { brandId: brands[0]!.id },
-        { categoryId: categories[1]!.id },
+        { brandIds: [brands[0]!.id] },
+        { categoryIds: [categories[1]!.id] },
         { tagIds: [zestTag] },
         { since: '2026-01-01T00:30:00Z' },
         { search: 'zest' },

@@ -12,10 +12,13 @@ import type { ListedAd } from '../support/listed-ad.ts';
 interface AdPage {
   ads: ListedAd[];
   next_cursor: string | null;
+  /** On the first page only: how many ads the query finds. */
+  total?: number;
+  total_is_estimate?: boolean;
 }
 
 /** The queries these tests make. */
-type ListArgs = Pick<ListQuery, 'brandId' | 'tagIds' | 'since' | 'search' | 'cursor' | 'platforms' | 'format' | 'offer' | 'hookId'
+type ListArgs = Pick<ListQuery, 'brandIds' | 'tagIds' | 'since' | 'search' | 'cursor' | 'platforms' | 'format' | 'offer' | 'hookIds'
   | 'minRunningDays' | 'stillRunning' | 'sort'>;
 
 /** The facts and words of one ad as the test writes them; days are counted from the database's today (0). */
@@ -195,14 +198,14 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
       },
       { title: 'a format', args: () => ({ format: 'carousel' }), keeps: (ad) => ad.facts.format === 'carousel' },
       { title: 'an offer', args: () => ({ offer: 'free_shipping' }), keeps: (ad) => ad.facts.offer === 'free_shipping' },
-      { title: 'a hook', args: () => ({ hookId: hooks.b }), keeps: (ad) => ad.facts.hook === 'b' },
+      { title: 'a hook', args: () => ({ hookIds: [hooks.b] }), keeps: (ad) => ad.facts.hook === 'b' },
       { title: 'running at least 11 days', args: () => ({ minRunningDays: 11 }), keeps: (ad) => (runningDays(ad.facts) ?? 0) >= 11 },
       { title: 'running at least 61 days', args: () => ({ minRunningDays: 61 }), keeps: (ad) => (runningDays(ad.facts) ?? 0) >= 61 },
       { title: 'still running', args: () => ({ stillRunning: true }), keeps: (ad) => !!ad.facts.stillRunning },
       { title: 'still running false, no filter', args: () => ({ stillRunning: false }), keeps: () => true },
       {
         title: 'a platform with a brand and a tag',
-        args: () => ({ platforms: ['meta'], brandId, tagIds: [tagId] }),
+        args: () => ({ platforms: ['meta'], brandIds: [brandId], tagIds: [tagId] }),
         keeps: (ad) => !!ad.facts.platforms?.includes('meta') && ad.brandId === brandId && ad.tagIds.includes(tagId),
       },
       {
@@ -212,7 +215,7 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
       },
       {
         title: 'a format, a hook and still running since a date',
-        args: () => ({ format: 'single_image', hookId: hooks.b, stillRunning: true, since: library[40]!.createdAt }),
+        args: () => ({ format: 'single_image', hookIds: [hooks.b], stillRunning: true, since: library[40]!.createdAt }),
         keeps: (ad) => ad.facts.format === 'single_image' && ad.facts.hook === 'b' && !!ad.facts.stillRunning && ad.createdAt >= library[40]!.createdAt,
       },
     ];
@@ -220,8 +223,9 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
     it.each(cases)('filters by $title, newest first, every ad once across pages', async ({ args, keeps }) => {
       const expected = newestFirst(library.filter(keeps));
       expect(expected.length).toBeGreaterThan(0);
-      const { ads } = await listAll('subscriber', args());
+      const { pages, ads } = await listAll('subscriber', args());
       expect(ids(ads)).toEqual(ids(expected));
+      expect(pages[0]).toMatchObject({ total: expected.length, total_is_estimate: false });
     });
   });
 
@@ -249,15 +253,15 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
       const tiktok = (ad: Seeded) => !!ad.facts.platforms?.includes('tiktok');
       expect(ids((await listAll('subscriber', { sort: 'longest_running', platforms: ['tiktok'] })).ads)).toEqual(ids(longest(library.filter(tiktok))));
       const long = (ad: Seeded) => (runningDays(ad.facts) ?? 0) >= 21 && ad.brandId === brandId;
-      expect(ids((await listAll('subscriber', { sort: 'longest_running', minRunningDays: 21, brandId })).ads)).toEqual(ids(longest(library.filter(long))));
+      expect(ids((await listAll('subscriber', { sort: 'longest_running', minRunningDays: 21, brandIds: [brandId] })).ads)).toEqual(ids(longest(library.filter(long))));
       const running = (ad: Seeded) => !!ad.facts.stillRunning && ad.tagIds.includes(tagId);
       expect(ids((await listAll('subscriber', { sort: 'recently_seen', stillRunning: true, tagIds: [tagId] })).ads)).toEqual(ids(recent(library.filter(running))));
     });
 
     it("orders a brand's ads by longest running and by recently seen", async () => {
       const ofBrand = (ad: Seeded) => ad.brandId === brandId;
-      expect(ids((await listAll('subscriber', { sort: 'longest_running', brandId })).ads)).toEqual(ids(longest(library.filter(ofBrand))));
-      expect(ids((await listAll('subscriber', { sort: 'recently_seen', brandId })).ads)).toEqual(ids(recent(library.filter(ofBrand))));
+      expect(ids((await listAll('subscriber', { sort: 'longest_running', brandIds: [brandId] })).ads)).toEqual(ids(longest(library.filter(ofBrand))));
+      expect(ids((await listAll('subscriber', { sort: 'recently_seen', brandIds: [brandId] })).ads)).toEqual(ids(recent(library.filter(ofBrand))));
     });
 
     it('orders newest first by default, and relevance without a search as newest', async () => {
@@ -282,7 +286,7 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
         [plainCursor, { format: 'video' }],
         [plainCursor, { minRunningDays: 1 }],
         [plainCursor, { offer: 'none' }],
-        [plainCursor, { hookId: hooks.a }],
+        [plainCursor, { hookIds: [hooks.a] }],
         [plainCursor, { sort: 'recently_seen' }],
       ];
       for (const [cursor, args] of misuses) await expectPgError(listAds('subscriber', { ...args, cursor }), invalid);
@@ -417,7 +421,7 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
       }
       // Every ad of every filtered or ordered query is as clear as on the plain library, for every viewer.
       const queries: ListArgs[] = [
-        { platforms: ['tiktok'] }, { format: 'video' }, { offer: 'bundle' }, { hookId: hooks.a }, { minRunningDays: 30 },
+        { platforms: ['tiktok'] }, { format: 'video' }, { offer: 'bundle' }, { hookIds: [hooks.a] }, { minRunningDays: 30 },
         { stillRunning: true }, { sort: 'longest_running' }, { sort: 'recently_seen' }, { search: 'quorra', sort: 'relevance' },
       ];
       for (const viewer of ['anonymous', 'free', 'subscriber', 'admin'] as const) {
@@ -463,7 +467,8 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
       const misfits: string[] = [
         ...[
           { brandId }, { p_brand_id: brandId }, { brand: brandId }, { page: 2 },
-          { brand_id: 42 }, { tag_ids: tagId }, { platforms: 'meta' }, { min_running_days: '30' }, { still_running: 'yes' },
+          // The one brand a query took before it took several is no field any more.
+          { brand_id: brandId }, { brand_ids: brandId }, { brand_ids: 42 }, { hook_ids: [42] }, { tag_ids: tagId }, { platforms: 'meta' }, { min_running_days: '30' }, { still_running: 'yes' },
           { search: 7 },
         ].map((query) => JSON.stringify(query)),
         '[]', `["${brandId}"]`, '"library"', '7',
@@ -475,14 +480,14 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
       }
       expect(answered).toEqual([]);
       // The same fields, named and typed as the query's, are a query.
-      expect((await listAds('anonymous', { brandId, minRunningDays: 30, stillRunning: true })).ads.length).toBeGreaterThan(0);
+      expect((await listAds('anonymous', { brandIds: [brandId], minRunningDays: 30, stillRunning: true })).ads.length).toBeGreaterThan(0);
     });
 
     it('refuses more than 10 distinct tags', async () => {
       const tags = Array.from({ length: 11 }, () => randomUUID());
       await expectPgError(listAds('anonymous', { tagIds: tags }), { code: 'P0001', detail: 'too_many_tags' });
       // Ten tags, one of them named twice: no ad holds them all.
-      expect(await listAds('anonymous', { tagIds: [...tags.slice(0, 10), tags[0]!] })).toEqual({ ads: [], next_cursor: null });
+      expect(await listAds('anonymous', { tagIds: [...tags.slice(0, 10), tags[0]!] })).toEqual({ ads: [], next_cursor: null, total: 0, total_is_estimate: false });
     });
 
     it('refuses an unknown order and a search longer than 100 characters', async () => {
@@ -646,7 +651,7 @@ describeOnEngines('searching years of additions', (ctx) => {
   it('keeps the other filters, and locks what it finds for a visitor without access', async () => {
     const other = byNewest(matches(WORDS.month).filter((ad) => ad.brand === 'other'));
     expect(other.length).toBeGreaterThan(0);
-    expect(ids((await listAll({ search: WORDS.month, brandId: otherBrandId })).ads)).toEqual(ids(other));
+    expect(ids((await listAll({ search: WORDS.month, brandIds: [otherBrandId] })).ads)).toEqual(ids(other));
     // A page's clear ads come first for a viewer without access: the same ads, compared as sets; a locked one has
     // no image link.
     const anonymous = (await listAll({ search: WORDS.year }, 'anonymous')).ads;
@@ -922,7 +927,7 @@ describeOnEngines('a search in the longest-running order', (ctx) => {
   it('keeps the other filters', async () => {
     const other = matches(WORDS.running).filter((ad) => ad.brand === 'other');
     expect(other.length).toBeGreaterThan(10);
-    expect(ids((await listAll({ search: WORDS.running, brandId: otherBrandId })).ads)).toEqual(longestFirst(other));
+    expect(ids((await listAll({ search: WORDS.running, brandIds: [otherBrandId] })).ads)).toEqual(longestFirst(other));
   });
 
   it('follows an ad that stops running, and starts again', async () => {

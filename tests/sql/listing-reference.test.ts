@@ -13,7 +13,9 @@ import type { ListedAd } from '../support/listed-ad.ts';
  * definition (one WHERE and one ORDER BY over public.ads: the running days counted from first_seen, last_seen and
  * still_running with today's UTC date, the clear rule through private.ad_is_clear_for). Every page must hold the
  * definition's next 60 ads, its clear ones first and then its locked ones, each part in the query's order; next_cursor
- * is null exactly on the last page; and a cursor fits only the query it was made for, unchanged.
+ * is null exactly on the last page; the first page's total is the definition's count (counted, not estimated: the
+ * library is far below the 10,000 ads list_ads counts up to), the pages after it have none; and a cursor fits only the
+ * query it was made for, unchanged.
  *
  * The library is built once per engine from a seeded generator, and fast-check draws the queries from a fixed seed,
  * so a run is the same every time (a failure prints the smallest query fast-check found and the seed). Settings:
@@ -36,6 +38,9 @@ const PAGE_SIZE = 60;
 interface AdPage {
   ads: ListedAd[];
   next_cursor: string | null;
+  /** On the first page only: how many ads the query finds, and whether that is the planner's estimate. */
+  total?: number;
+  total_is_estimate?: boolean;
 }
 
 /** A p_query object, as the SPA sends it: absent and null mean the same. */
@@ -68,7 +73,16 @@ with q as (
          -- The search anywhere in the text.
          '%' || replace(replace(replace(q.f, '\', '\\'), '%', '\%'), '_', '\_') || '%' as p,
          case when coalesce(q.q ->> 'sort', 'newest') = 'relevance' and q.f is null then 'newest'
-              else coalesce(q.q ->> 'sort', 'newest') end as sort
+              else coalesce(q.q ->> 'sort', 'newest') end as sort,
+         -- Each list of ids without its nulls: an ad matches any of them, an empty list matches every ad.
+         array(select g.id::uuid from jsonb_array_elements_text(case jsonb_typeof(q.q -> 'brand_ids') when 'array' then q.q -> 'brand_ids' end) g (id)
+                where g.id is not null) as brands,
+         array(select g.id::uuid from jsonb_array_elements_text(case jsonb_typeof(q.q -> 'category_ids') when 'array' then q.q -> 'category_ids' end) g (id)
+                where g.id is not null) as categories,
+         array(select g.id::uuid from jsonb_array_elements_text(case jsonb_typeof(q.q -> 'type_ids') when 'array' then q.q -> 'type_ids' end) g (id)
+                where g.id is not null) as types,
+         array(select g.id::uuid from jsonb_array_elements_text(case jsonb_typeof(q.q -> 'hook_ids') when 'array' then q.q -> 'hook_ids' end) g (id)
+                where g.id is not null) as hooks
     from q
 )
 select a.id, private.ad_is_clear_for(a, auth.uid() is not null, public.has_valid_access()) as clear
@@ -86,10 +100,12 @@ select a.id, private.ad_is_clear_for(a, auth.uid() is not null, public.has_valid
          when 'library' then not a.is_black_friday
          when 'black-friday' then a.is_black_friday
          when 'top-picks' then a.is_top_picks end
-   and (v.q ->> 'brand_id' is null or a.brand_id = (v.q ->> 'brand_id')::uuid)
-   and (v.q ->> 'category_id' is null or a.category_id = (v.q ->> 'category_id')::uuid)
-   and (v.q ->> 'type_id' is null or a.type_id = (v.q ->> 'type_id')::uuid)
-   and (v.q ->> 'hook_id' is null or a.hook_id = (v.q ->> 'hook_id')::uuid)
+   and (cardinality(v.brands) = 0 or a.brand_id = any (v.brands))
+   and (cardinality(v.categories) = 0 or a.category_id = any (v.categories))
+   and (cardinality(v.types) = 0 or a.type_id = any (v.types))
+   and (cardinality(v.hooks) = 0 or a.hook_id = any (v.hooks))
+   and (v.q ->> 'language' is null or a.language = v.q ->> 'language')
+   and (v.q ->> 'country' is null or a.country = v.q ->> 'country')
    and (jsonb_typeof(v.q -> 'tag_ids') is distinct from 'array'
         or not exists (select 1 from jsonb_array_elements_text(v.q -> 'tag_ids') g (tag_id)
                         where not exists (select 1 from public.ad_tags t where t.ad_id = a.id and t.tag_id = g.tag_id::uuid)))
@@ -163,6 +179,12 @@ const colourNames = ['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink
 // Days before today an ad was first seen, and days an ended ad ran: few values, so the orders have ties.
 const firstSeenDaysAgo = [0, 1, 2, 6, 9, 10, 29, 30, 59, 60, 99, 100, 364, 365, 400];
 const ranDays = [1, 2, 7, 10, 11, 30, 31, 60, 61, 100, 365];
+// The ads' languages and countries, some more common than others, one of each on few ads; the queries also ask for
+// codes no ad has.
+const languages = ['en', 'en', 'en', 'de', 'de', 'fr', 'es', 'pt'];
+const countries = ['US', 'US', 'GB', 'DE', 'FR', 'FR', 'ES', 'BR', 'IE'];
+const languagesAsked = ['en', 'de', 'fr', 'es', 'pt', 'ja'];
+const countriesAsked = ['US', 'GB', 'DE', 'FR', 'ES', 'BR', 'IE', 'JP'];
 const runningDaysAsked = [1, 2, 3, 7, 10, 11, 12, 30, 31, 32, 60, 61, 62, 100, 101, 365, 366, 400, 401, 402, 3650];
 
 interface Catalog {
@@ -188,6 +210,8 @@ interface AdRow {
   category_id: string;
   type_id: string | null;
   hook_id: string | null;
+  language: string | null;
+  country: string | null;
   created_at: string;
   requires_subscription: boolean;
   platforms: string[] | null;
@@ -209,6 +233,8 @@ interface AdRow {
 /** The library's ads: every format and offer together, platforms, dates, words, tags and colours drawn at random. */
 function libraryRows(catalog: Catalog, size: number, futureDays: number): AdRow[] {
   const r = randomSource(SEED);
+  // A generator of its own, so the ads' other fields are what they were before ads had languages and countries.
+  const locale = randomSource(SEED + 1);
   const styled = (word: string) => (r.chance(0.1) ? word.toUpperCase() : r.chance(0.2) ? word[0]!.toUpperCase() + word.slice(1) : word);
   const word = () => {
     const x = r.next();
@@ -261,6 +287,8 @@ function libraryRows(catalog: Catalog, size: number, futureDays: number): AdRow[
       category_id: r.pick(catalog.categories),
       type_id: r.chance(0.25) ? null : r.pick(catalog.types),
       hook_id: r.chance(0.25) ? null : r.pick(catalog.hooks),
+      language: locale.chance(0.2) ? null : locale.pick(languages),
+      country: locale.chance(0.2) ? null : locale.pick(countries),
       created_at: createdAt,
       requires_subscription: r.chance(0.7),
       platforms: r.chance(0.15) ? null : [...new Set(Array.from({ length: r.int(1, 3) }, () => r.pick(platformNames)))],
@@ -325,16 +353,16 @@ async function buildLibrary(db: Database, size: number): Promise<{ catalog: Cata
     await tx.query(
       `insert into public.ads (id, brand_id, category_id, type_id, created_at, requires_subscription, original_path,
                                display_480_path, display_960_path, preview_path, width, height, thumbhash, platforms, format,
-                               offer, hook_id, first_seen, last_seen, still_running, headline, primary_text, landing_url,
-                               image_text, visual_hash, colour_histogram, dominant_colours)
+                               offer, hook_id, language, country, first_seen, last_seen, still_running, headline, primary_text,
+                               landing_url, image_text, visual_hash, colour_histogram, dominant_colours)
        select x.id, x.brand_id, x.category_id, x.type_id, x.created_at, x.requires_subscription,
               'reference/' || x.n || '/original.jpg', 'reference/' || x.n || '/480.webp', 'reference/' || x.n || '/960.webp',
               'previews/reference-' || x.n || '.webp', 1080, 1350, 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==', x.platforms, x.format,
-              x.offer, x.hook_id, (now() at time zone 'UTC')::date + x.first_seen, (now() at time zone 'UTC')::date + x.last_seen,
+              x.offer, x.hook_id, x.language, x.country, (now() at time zone 'UTC')::date + x.first_seen, (now() at time zone 'UTC')::date + x.last_seen,
               x.still_running, x.headline, x.primary_text, x.landing_url, x.image_text, x.visual_hash::bigint,
               x.colour_histogram, x.dominant_colours
          from jsonb_to_recordset($1::jsonb) as x (id uuid, n int, brand_id uuid, category_id uuid, type_id uuid, hook_id uuid,
-              created_at timestamptz, requires_subscription boolean, platforms text[], format text, offer text, first_seen int,
+              language text, country text, created_at timestamptz, requires_subscription boolean, platforms text[], format text, offer text, first_seen int,
               last_seen int, still_running boolean, headline text, primary_text text, landing_url text, image_text text,
               visual_hash text, colour_histogram real[], dominant_colours jsonb)
         order by x.created_at, x.id`,
@@ -423,6 +451,9 @@ function queryArbitrary(catalog: Catalog, ads: LibraryAd[]): fc.Arbitrary<Query>
   );
 }
 
+/** One to three of the ids, drawn independently. */
+const someOf = (ids: string[]) => fc.array(fc.constantFrom(...ids), { minLength: 1, maxLength: 3 });
+
 /** Each field present about `scale` times its percentage of the queries. */
 function fieldsArbitrary(catalog: Catalog, ads: LibraryAd[], scale: number): fc.Arbitrary<Query> {
   const field = <T>(value: fc.Arbitrary<T>, percent: number) => sometimes(value, Math.round(percent * scale));
@@ -438,9 +469,10 @@ function fieldsArbitrary(catalog: Catalog, ads: LibraryAd[], scale: number): fc.
   return fc
     .record({
       board: field(fc.constantFrom('library', 'black-friday', 'top-picks'), 50),
-      brand_id: field(fc.constantFrom(...catalog.brands), 20),
-      category_id: field(fc.constantFrom(...catalog.categories), 15),
-      type_id: field(fc.constantFrom(...catalog.types), 15),
+      // One to three of each, the same one twice at times.
+      brand_ids: field(someOf(catalog.brands), 20),
+      category_ids: field(someOf(catalog.categories), 15),
+      type_ids: field(someOf(catalog.types), 15),
       tag_ids: field(fc.array(fc.constantFrom(...catalog.tags, catalog.blackFriday, catalog.topPicks), { maxLength: 3 }), 20),
       since: field(since, 20),
       search: field(searchArbitrary(), 35),
@@ -448,7 +480,9 @@ function fieldsArbitrary(catalog: Catalog, ads: LibraryAd[], scale: number): fc.
       platforms: field(fc.uniqueArray(fc.constantFrom(...platformNames), { minLength: 1, maxLength: 4 }), 20),
       format: field(fc.constantFrom('single_image', 'carousel', 'video'), 20),
       offer: field(fc.constantFrom('discount', 'free_shipping', 'bundle', 'none'), 20),
-      hook_id: field(fc.constantFrom(...catalog.hooks), 15),
+      hook_ids: field(someOf(catalog.hooks), 15),
+      language: field(fc.constantFrom(...languagesAsked), 20),
+      country: field(fc.constantFrom(...countriesAsked), 20),
       min_running_days: field(fc.oneof(fc.constantFrom(...runningDaysAsked), fc.integer({ min: 1, max: 500 })), 20),
       still_running: field(fc.boolean(), 20),
       sort: sometimes(fc.constantFrom('newest', 'longest_running', 'recently_seen', 'relevance'), 65),
@@ -487,7 +521,7 @@ describeOnEngines('list_ads against its definition', (ctx) => {
     if (ids.length === 0) return '';
     const { rows } = await ctx.db.query(
       `select id, created_at, first_seen, last_seen, still_running, requires_subscription, free_sample, is_black_friday,
-              is_top_picks, colour_swatches, platforms, format, offer, search_text, running_days_key, last_seen_key
+              is_top_picks, colour_swatches, platforms, format, offer, language, country, search_text, running_days_key, last_seen_key
          from public.ads where id = any ($1::uuid[])`,
       [ids.slice(0, 6)],
     ).catch(() => ctx.db.query('select * from public.ads where id = any ($1::uuid[])', [ids.slice(0, 6)]));
@@ -515,6 +549,10 @@ describeOnEngines('list_ads against its definition', (ctx) => {
       const page = await listAds(viewer, cursor === null ? query : { ...query, cursor });
       const index = pages.length;
       pages.push(page);
+      // The first page says how many ads the query finds; the pages after it say nothing of it.
+      expect(index === 0 ? { total: page.total, total_is_estimate: page.total_is_estimate } : Object.keys(page).sort(),
+        `${context}: the total of page ${index + 1}`)
+        .toEqual(index === 0 ? { total: expected.length, total_is_estimate: false } : ['ads', 'next_cursor']);
       const slice = expected.slice(index * PAGE_SIZE, (index + 1) * PAGE_SIZE);
       const got = page.ads.map((ad) => ad.id);
       const want = slice.map((ad) => ad.id);
@@ -566,6 +604,8 @@ describeOnEngines('list_ads against its definition', (ctx) => {
               count(*) filter (where colour_swatches <> '{}') as coloured,
               count(*) filter (where cardinality(colour_swatches) > 1) as between_swatches,
               count(*) filter (where first_seen is null) as undated, count(*) filter (where still_running) as running,
+              count(*) filter (where language is null) as no_language, count(*) filter (where country is null) as no_country,
+              count(*) filter (where language = 'pt') as rare_language, count(*) filter (where country = 'IE') as rare_country,
               count(distinct coalesce(format, '-') || '/' || coalesce(offer, '-')) as format_offer_mixes,
               count(*) - count(distinct created_at) as shared_instants,
               count(*) - count(distinct coalesce(private.running_days(first_seen, last_seen, still_running), 0)) as shared_days
@@ -602,10 +642,12 @@ describeOnEngines('list_ads against its definition', (ctx) => {
     /** A field of the query changed so that it is another query. */
     const change = fc.oneof(
       fc.record({ board: fc.constantFrom('top-picks', 'black-friday') }),
-      fc.record({ brand_id: fc.constantFrom(...catalog.brands) }),
-      fc.record({ category_id: fc.constantFrom(...catalog.categories) }),
-      fc.record({ type_id: fc.constantFrom(...catalog.types) }),
-      fc.record({ hook_id: fc.constantFrom(...catalog.hooks) }),
+      fc.record({ brand_ids: someOf(catalog.brands) }),
+      fc.record({ category_ids: someOf(catalog.categories) }),
+      fc.record({ type_ids: someOf(catalog.types) }),
+      fc.record({ hook_ids: someOf(catalog.hooks) }),
+      fc.record({ language: fc.constantFrom(...languagesAsked) }),
+      fc.record({ country: fc.constantFrom(...countriesAsked) }),
       fc.record({ tag_ids: fc.constantFrom(...catalog.tags).map((tag) => [tag]) }),
       fc.record({ since: fc.constantFrom(...library.map((ad) => ad.createdAt)) }),
       fc.record({ search: fc.constantFrom('sale', 'park', 'e-mail', 'zz') }),

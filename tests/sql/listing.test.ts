@@ -10,10 +10,13 @@ import { listAdsStatement, listQueryParameter, type ListQuery } from '../support
 interface AdPage {
   ads: ListedAd[];
   next_cursor: string | null;
+  /** On the first page only: how many ads the query finds. */
+  total?: number;
+  total_is_estimate?: boolean;
 }
 
 /** The queries these tests make: the board, filters, search and cursor of the library. */
-type ListArgs = Pick<ListQuery, 'board' | 'brandId' | 'categoryId' | 'typeId' | 'tagIds' | 'since' | 'search' | 'cursor'>;
+type ListArgs = Pick<ListQuery, 'board' | 'brandIds' | 'categoryIds' | 'typeIds' | 'tagIds' | 'since' | 'search' | 'cursor'>;
 
 const adKeys = [
   'id', 'brand_id', 'brand_name', 'brand_logo_path', 'category_id', 'category_name', 'type_id', 'type_name', 'tag_names',
@@ -270,7 +273,7 @@ describeOnEngines('listing ads', (ctx) => {
 
     it('returns one empty page for an empty library', async () => {
       await clearLibrary(ctx.db);
-      expect(await listAds('free')).toEqual({ ads: [], next_cursor: null });
+      expect(await listAds('free')).toEqual({ ads: [], next_cursor: null, total: 0, total_is_estimate: false });
     });
   });
 
@@ -358,7 +361,7 @@ describeOnEngines('listing ads', (ctx) => {
         expect(pages.map((page) => ids(page.ads))).toEqual(servedPages(library, clear));
         expect(ids(pages[0]!.ads.filter((ad) => ad.is_clear))).toEqual(ids(library.slice(0, 60)).filter((id) => clear.has(id)));
         expect(ids(pages[1]!.ads.filter((ad) => ad.is_clear))).toEqual([library[62]!.id, library[64]!.id]);
-        const filtered = concatenatePages(await listAllPages('anonymous', { brandId: library[0]!.brandId }));
+        const filtered = concatenatePages(await listAllPages('anonymous', { brandIds: [library[0]!.brandId] }));
         expect(ids(filtered)).toEqual(servedPages(library, clear).flat());
         expect(filtered.filter((ad) => ad.is_clear).every((ad) => ad.display_480_url !== null)).toBe(true);
       } finally {
@@ -396,7 +399,7 @@ describeOnEngines('listing ads', (ctx) => {
         'insert into public.user_collection_items (collection_id, ad_id) select c, unnest($2::uuid[]) from unnest($1::uuid[]) c',
         [[freeBoard, flaggedBoard], saved]);
 
-      const queries: ListArgs[] = [{}, { board: 'top-picks' }, { board: 'black-friday' }, { brandId: library[0]!.brandId }, { search: 'a' }];
+      const queries: ListArgs[] = [{}, { board: 'top-picks' }, { board: 'black-friday' }, { brandIds: [library[0]!.brandId] }, { search: 'a' }];
       for (const args of queries) {
         const free = concatenatePages(await listAllPages('free', args));
         expect(shown(concatenatePages(await listAllPages('flagged', args))), JSON.stringify(args)).toEqual(shown(free));
@@ -415,10 +418,10 @@ describeOnEngines('listing ads', (ctx) => {
     it('clears nothing more for a viewer who walked every page, filtered, opened ads and saved them, and keeps no record of it', async () => {
       for (let walk = 0; walk < 2; walk += 1) {
         await listAllPages('free');
-        await listAllPages('free', { brandId: library[0]!.brandId });
+        await listAllPages('free', { brandIds: [library[0]!.brandId] });
         for (const ad of library.slice(0, 10)) await getAd('free', ad.id);
       }
-      const filtered = concatenatePages(await listAllPages('free', { brandId: library[0]!.brandId }));
+      const filtered = concatenatePages(await listAllPages('free', { brandIds: [library[0]!.brandId] }));
       expect(ids(filtered)).toEqual(servedPages(library, sample).flat());
       expect(new Set(ids(filtered.filter((ad) => ad.is_clear)))).toEqual(sample);
       // The first ads of the first page, opened twice, are still locked unless in the sample.
@@ -433,7 +436,7 @@ describeOnEngines('listing ads', (ctx) => {
       expect(new Set(ids(page.ads.filter((ad) => ad.is_clear)))).toEqual(new Set(saved.filter((id) => sample.has(id))));
 
       // Another signed-in user who did none of it sees exactly the same.
-      const others = concatenatePages(await listAllPages('other', { brandId: library[0]!.brandId }));
+      const others = concatenatePages(await listAllPages('other', { brandIds: [library[0]!.brandId] }));
       expect(shown(others)).toEqual(shown(filtered));
       // There is nowhere to record what a viewer was served.
       const { rows } = await ctx.db.query<{ table: string | null }>(`select to_regclass('public.ad_unlocks')::text as table`);
@@ -510,9 +513,9 @@ describeOnEngines('listing ads', (ctx) => {
     /** A query, the ads it must return, and how many pages of 60 that makes. */
     interface FilterCase { title: string; args: () => ListArgs; keeps: (ad: SeededAd) => boolean; pages: number }
     const filterCases: FilterCase[] = [
-      { title: 'brand', args: () => ({ brandId: d.acme }), keeps: (ad) => ad.brandId === d.acme, pages: 2 },
-      { title: 'category', args: () => ({ categoryId: d.beauty }), keeps: (ad) => ad.categoryId === d.beauty, pages: 2 },
-      { title: 'type', args: () => ({ typeId: d.video }), keeps: (ad) => ad.typeId === d.video, pages: 2 },
+      { title: 'brand', args: () => ({ brandIds: [d.acme] }), keeps: (ad) => ad.brandId === d.acme, pages: 2 },
+      { title: 'category', args: () => ({ categoryIds: [d.beauty] }), keeps: (ad) => ad.categoryId === d.beauty, pages: 2 },
+      { title: 'type', args: () => ({ typeIds: [d.video] }), keeps: (ad) => ad.typeId === d.video, pages: 2 },
       { title: 'one tag alone', args: () => ({ tagIds: [d.pastel] }), keeps: (ad) => ad.tagIds.includes(d.pastel), pages: 3 },
       {
         title: 'all of two tags',
@@ -546,13 +549,13 @@ describeOnEngines('listing ads', (ctx) => {
       },
       {
         title: 'a tag with a category',
-        args: () => ({ tagIds: [d.quirky], categoryId: d.beauty }),
+        args: () => ({ tagIds: [d.quirky], categoryIds: [d.beauty] }),
         keeps: (ad) => ad.tagIds.includes(d.quirky) && ad.categoryId === d.beauty,
         pages: 1,
       },
       {
         title: 'a tag with a brand and a date',
-        args: () => ({ tagIds: [d.pastel], brandId: d.bolt, since: at(20) }),
+        args: () => ({ tagIds: [d.pastel], brandIds: [d.bolt], since: at(20) }),
         keeps: (ad) => ad.tagIds.includes(d.pastel) && ad.brandId === d.bolt && notBefore(ad, at(20)),
         pages: 1,
       },
@@ -561,7 +564,7 @@ describeOnEngines('listing ads', (ctx) => {
       { title: 'search on a category name', args: () => ({ search: 'beauty' }), keeps: (ad) => matches(ad, 'beauty'), pages: 2 },
       { title: 'search on a tag name', args: () => ({ search: 'astel' }), keeps: (ad) => matches(ad, 'astel'), pages: 3 },
       { title: 'search on a type name', args: () => ({ search: 'VIDE' }), keeps: (ad) => matches(ad, 'vide'), pages: 2 },
-      { title: 'search on a type name with a brand', args: () => ({ search: 'still', brandId: d.acme }), keeps: (ad) => matches(ad, 'still') && ad.brandId === d.acme, pages: 1 },
+      { title: 'search on a type name with a brand', args: () => ({ search: 'still', brandIds: [d.acme] }), keeps: (ad) => matches(ad, 'still') && ad.brandId === d.acme, pages: 1 },
       {
         title: 'search matching a brand and a tag of the same ads',
         args: () => ({ search: '  Rocket ' }),
@@ -570,7 +573,7 @@ describeOnEngines('listing ads', (ctx) => {
       },
       {
         title: 'search with a type and a date',
-        args: () => ({ search: 'a', typeId: d.video, since: at(30) }),
+        args: () => ({ search: 'a', typeIds: [d.video], since: at(30) }),
         keeps: (ad) => matches(ad, 'a') && ad.typeId === d.video && notBefore(ad, at(30)),
         pages: 1,
       },
@@ -582,6 +585,9 @@ describeOnEngines('listing ads', (ctx) => {
       const listed = await listAllPages('subscriber', args());
       expect(listed).toHaveLength(pages);
       expect(ids(concatenatePages(listed))).toEqual(ids(expected));
+      // The first page says how many there are, counted; the pages after it do not.
+      expect(listed[0]).toMatchObject({ total: expected.length, total_is_estimate: false });
+      expect(listed.slice(1).map((page) => 'total' in page)).toEqual(listed.slice(1).map(() => false));
     });
 
     it('keeps each tag\'s ad count equal to its ad_tags rows', async () => {
@@ -634,7 +640,7 @@ describeOnEngines('listing ads', (ctx) => {
 
     it('keeps Black Friday ads out of every library query', async () => {
       const bf = new Set(ids(blackFriday));
-      for (const args of [{}, { brandId: d.acme }, { tagIds: [d.fuel] }, { search: 'rocket' }, { search: 'black friday' }]) {
+      for (const args of [{}, { brandIds: [d.acme] }, { tagIds: [d.fuel] }, { search: 'rocket' }, { search: 'black friday' }]) {
         const rows = concatenatePages(await listAllPages('subscriber', args));
         expect(rows.filter((ad) => bf.has(ad.id))).toEqual([]);
       }
@@ -688,22 +694,22 @@ describeOnEngines('listing ads', (ctx) => {
       });
 
       it('refuses a filtered query\'s cursor in the unfiltered query, another filter or another board, and the reverse', async () => {
-        const brandCursor = (await listAds('free', { brandId: d.acme })).next_cursor!;
+        const brandCursor = (await listAds('free', { brandIds: [d.acme] })).next_cursor!;
         const plainCursor = (await listAds('free')).next_cursor!;
         const searchCursor = (await listAds('free', { search: 'rocket' })).next_cursor!;
         expect([brandCursor, plainCursor, searchCursor].every((cursor) => cursorFormat.test(cursor))).toBe(true);
 
         const misuses: [string, ListArgs][] = [
           [brandCursor, {}],
-          [brandCursor, { brandId: d.bolt }],
-          [brandCursor, { brandId: d.acme, since: at(0) }],
+          [brandCursor, { brandIds: [d.bolt] }],
+          [brandCursor, { brandIds: [d.acme], since: at(0) }],
           // The same id passed as another filter is another query.
-          [brandCursor, { categoryId: d.acme }],
-          [brandCursor, { typeId: d.acme }],
+          [brandCursor, { categoryIds: [d.acme] }],
+          [brandCursor, { typeIds: [d.acme] }],
           [brandCursor, { tagIds: [d.acme] }],
           [brandCursor, { search: d.acme }],
-          [brandCursor, { brandId: d.acme, board: 'top-picks' }],
-          [plainCursor, { brandId: d.acme }],
+          [brandCursor, { brandIds: [d.acme], board: 'top-picks' }],
+          [plainCursor, { brandIds: [d.acme] }],
           [plainCursor, { board: 'top-picks' }],
           [plainCursor, { board: 'black-friday' }],
           [plainCursor, { search: 'a' }],
@@ -714,7 +720,7 @@ describeOnEngines('listing ads', (ctx) => {
           await expectPgError(listAds('free', { ...args, cursor }), invalidCursor);
         }
         const acmeAds = model.filter((ad) => ad.brandId === d.acme).length;
-        expect((await listAds('free', { brandId: d.acme, cursor: brandCursor })).ads).toHaveLength(acmeAds - 60);
+        expect((await listAds('free', { brandIds: [d.acme], cursor: brandCursor })).ads).toHaveLength(acmeAds - 60);
       });
 
       it('offers no way to ask for more than 60 rows', async () => {
@@ -786,7 +792,7 @@ describeOnEngines('listing ads', (ctx) => {
 
     it('sends anonymous visitors to sign in for the Black Friday board', async () => {
       await expectPgError(listAds('anonymous', { board: 'black-friday' }), { code: '42501', detail: 'sign_in_required' });
-      await expectPgError(listAds('anonymous', { board: 'black-friday', brandId: library[0]!.brandId }), {
+      await expectPgError(listAds('anonymous', { board: 'black-friday', brandIds: [library[0]!.brandId] }), {
         code: '42501', detail: 'sign_in_required',
       });
     });
@@ -1082,8 +1088,9 @@ describeOnEngines('listing ads', (ctx) => {
       const stored = (await storedPaths(ctx.db, [adId])).get(adId)!;
       const signed = (path: string) => expect.stringMatching(new RegExp(`^object/sign/ad-images/${path.replace(/\./g, '\\.')}\\?token=`));
 
-      const page = await listAds('free', { brandId });
-      expect(Object.keys(page).sort()).toEqual(['ads', 'next_cursor']);
+      const page = await listAds('free', { brandIds: [brandId] });
+      expect(Object.keys(page).sort()).toEqual(['ads', 'next_cursor', 'total', 'total_is_estimate']);
+      expect(page).toMatchObject({ next_cursor: null, total: 1, total_is_estimate: false });
       expect(Object.keys(page.ads[0]!).sort()).toEqual(adKeys);
       expect(page.ads[0]).toEqual({
         ...expected,

@@ -62,7 +62,7 @@ describeOnEngines('counting running days each day', (ctx) => {
     const listed = async () => {
       const [row] = await queryAs<{ page: { ads: { id: string }[] } }>(
         ctx.db, userActor(people.subscriber), listAdsStatement,
-        [listQueryParameter({ brandId, sort: 'longest_running', minRunningDays: 10 })],
+        [listQueryParameter({ brandIds: [brandId], sort: 'longest_running', minRunningDays: 10 })],
       );
       return row!.page.ads.map((ad) => ad.id);
     };

@@ -9,6 +9,7 @@ const answersAnon = [
   'get_ad(p_id uuid)',
   'has_valid_access()',
   'is_admin()',
+  'list_ad_locales()',
   'list_ads(p_query jsonb)',
   'similar_ads(p_id uuid)',
 ];

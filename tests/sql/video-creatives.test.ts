@@ -48,7 +48,7 @@ describeOnEngines('video creatives: the video path, its length, the card badge a
 
   const listed = async (actor: Actor): Promise<Answer[]> => {
     const [row] = await queryAs<{ page: { ads: Answer[] } }>(ctx.db, actor,
-      'select public.list_ads($1::jsonb) as page', [JSON.stringify({ board: 'library', brand_id: brandId })]);
+      'select public.list_ads($1::jsonb) as page', [JSON.stringify({ board: 'library', brand_ids: [brandId] })]);
     return row!.page.ads;
   };
   const detail = async (actor: Actor, id: string): Promise<Answer> =>

@@ -343,7 +343,7 @@ describeOnEngines('visual fingerprints', (ctx) => {
           [JSON.stringify(query)],
         )
       )[0]!.page;
-    const list = (query: Record<string, unknown>, cursor: string | null = null) => listQuery({ brand_id: brand, cursor, ...query });
+    const list = (query: Record<string, unknown>, cursor: string | null = null) => listQuery({ brand_ids: [brand], cursor, ...query });
     expect((await list({ colour: 'blue' })).ads.map((a) => a.id)).toEqual(blueNewestFirst);
     const white = await list({ colour: 'white' });
     expect(white.ads).toHaveLength(60);
