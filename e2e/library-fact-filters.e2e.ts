@@ -1,13 +1,15 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { CARDS, waitForItemCount } from './support/ad-grid.ts';
+import { CARDS, clearFirstPerPage, collectCards, waitForItemCount } from './support/ad-grid.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 import { insertDemoAds } from './support/demo-ads.ts';
+import { newJourneyContext } from './support/chromium.ts';
 import { journeyWithLibrary } from './support/journey.ts';
 import { provisionAccount, signIn } from './support/signed-in.ts';
 
 const POLL = { timeout: 15_000, interval: 200 };
 const SUBSCRIBER = { email: 'fact-filters@obyect.e2e', password: 'e2e-subscriber-password' };
+const FREE = { email: 'fact-filters-free@obyect.e2e', password: 'e2e-free-password' };
 /** The word put in one ad's image text when the library has no image text of its own to search. */
 const IMAGE_ONLY_WORD = 'Zephyrine';
 
@@ -20,8 +22,16 @@ const RUNNING_DAYS_SQL = `(case when a.still_running then greatest(current_date,
  * word that only one ad's image text holds.
  */
 const journey = journeyWithLibrary(async (stack) => {
-  await insertDemoAds(stack, 30, { brandPrefix: 'Lumen', minutesAgo: 10, width: 480 });
+  const lumen = await insertDemoAds(stack, 30, { brandPrefix: 'Lumen', minutesAgo: 10, width: 480 });
+  const clearcove = await insertDemoAds(stack, 8, { brandPrefix: 'Clearcove', minutesAgo: 20, width: 480 });
   await provisionAccount(stack, 'subscriber', SUBSCRIBER.email, SUBSCRIBER.password);
+  await provisionAccount(stack, 'free', FREE.email, FREE.password);
+  // Every third ad is in German for Germany, the others in English for the US.
+  await stack.db.query(
+    `with numbered as (select id, row_number() over (order by created_at desc, id desc)::int as n from public.ads)
+     update public.ads a set language = case when n % 3 = 0 then 'de' else 'en' end, country = case when n % 3 = 0 then 'DE' else 'US' end
+       from numbered where numbered.id = a.id`,
+  );
   await stack.db.query(
     `with numbered as (select id, row_number() over (order by created_at desc, id desc)::int as n from public.ads where not is_black_friday)
      update public.ads a
@@ -58,7 +68,12 @@ const journey = journeyWithLibrary(async (stack) => {
       where not a.is_black_friday and 'tiktok' = any (a.platforms) and ${RUNNING_DAYS_SQL} >= 60
       order by days desc, a.id`,
   );
-  return { tiktokLongRuns: expected, imageAd };
+  // The library's ads, newest first, with their brand, language and whether they are in the free sample.
+  const { rows: libraryAds } = await stack.db.query<{ id: string; brand: string; language: string; sample: boolean }>(
+    `select a.id, b.name as brand, a.language, a.free_sample as sample from public.ads a join public.brands b on b.id = a.brand_id
+      where not a.is_black_friday order by a.created_at desc, a.id desc`,
+  );
+  return { tiktokLongRuns: expected, imageAd, brands: [lumen.brandName, clearcove.brandName] as const, libraryAds };
 });
 
 interface CardFacts {
@@ -216,3 +231,67 @@ for (const width of [1440, 390]) {
     expect(await seriousAxeViolations(page)).toEqual([]);
   });
 }
+
+/** The total above the grid once it says something. */
+async function totalText(page: Page): Promise<string> {
+  const total = page.getByTestId('library-total');
+  await expect.poll(() => total.textContent(), POLL).toMatch(/\d/);
+  return (await total.textContent()) ?? '';
+}
+
+journey('a subscriber picks two brands and a language: the total follows each choice, the URL holds them and a reload keeps them; a free account sees the same total and the sample clear first', async ({ page, stack, chromium, library }) => {
+  const [lumen, clearcove] = library.brands;
+  const twoBrands = library.libraryAds.filter((ad) => ad.brand === lumen || ad.brand === clearcove);
+  const twoBrandsInGerman = twoBrands.filter((ad) => ad.language === 'de');
+  expect(library.libraryAds.length).toBeGreaterThan(twoBrands.length);
+  expect(twoBrands.length).toBeGreaterThan(twoBrandsInGerman.length);
+  expect(twoBrandsInGerman.length).toBeGreaterThan(1);
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, stack, SUBSCRIBER);
+  await page.goto('/library');
+  await page.locator(CARDS).first().waitFor();
+  expect(await totalText(page)).toBe(`${library.libraryAds.length} ads`);
+
+  await page.getByRole('button', { name: /^Brand:/ }).click();
+  await page.getByRole('menuitemcheckbox', { name: lumen }).click();
+  await page.getByRole('menuitemcheckbox', { name: clearcove }).click();
+  await page.keyboard.press('Escape');
+  await expect.poll(() => new URL(page.url()).searchParams.get('brand')?.split(',').sort(), POLL).toEqual([clearcove, lumen].sort());
+  await expect.poll(() => page.getByTestId('library-total').textContent(), POLL).toBe(`${twoBrands.length} ads`);
+  await waitForItemCount(page, twoBrands.length);
+
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('de');
+  await expect.poll(() => new URL(page.url()).searchParams.get('language'), POLL).toBe('de');
+  await expect.poll(() => page.getByTestId('library-total').textContent(), POLL).toBe(`${twoBrandsInGerman.length} ads`);
+  await waitForItemCount(page, twoBrandsInGerman.length);
+  const url = new URL(page.url());
+  expect(url.search).toMatch(/^\?brand=[^&]+&language=de$/);
+  if (shots) await page.screenshot({ path: `${shots}/two-brands-language-1440.png` });
+  expect(await seriousAxeViolations(page)).toEqual([]);
+
+  await page.reload();
+  await page.locator(CARDS).first().waitFor();
+  expect(new URL(page.url()).search).toBe(url.search);
+  expect(await totalText(page)).toBe(`${twoBrandsInGerman.length} ads`);
+  expect(await page.getByRole('combobox', { name: 'Language' }).inputValue()).toBe('de');
+  const subscriberCards = await collectCards(page, twoBrandsInGerman.length);
+  expect(subscriberCards.map((card) => card.id)).toEqual(twoBrandsInGerman.map((ad) => ad.id));
+  expect(subscriberCards.every((card) => !card.locked)).toBe(true);
+
+  // A free account at the same address: the same total, the free sample clear and leading, the rest locked.
+  const context = await newJourneyContext(chromium, stack.url, { viewport: { width: 1440, height: 900 } });
+  try {
+    const free = await context.newPage();
+    await signIn(free, stack, FREE);
+    await free.goto(`/library${url.search}`);
+    await free.locator(CARDS).first().waitFor();
+    expect(await totalText(free)).toBe(`${twoBrandsInGerman.length} ads`);
+    const sample = new Set(twoBrandsInGerman.filter((ad) => ad.sample).map((ad) => ad.id));
+    const freeCards = await collectCards(free, twoBrandsInGerman.length);
+    expect(freeCards.map((card) => card.id)).toEqual(clearFirstPerPage(twoBrandsInGerman.map((ad) => ad.id), sample));
+    expect(new Set(freeCards.filter((card) => !card.locked).map((card) => card.id))).toEqual(sample);
+  } finally {
+    await context.close();
+  }
+});
