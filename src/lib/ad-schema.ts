@@ -53,10 +53,15 @@ export const adSchema = z.object({
 /** An ad; only get_ad (the detail page, features/ad-detail/api/get-ad.ts) adds all its facts, running days worked out. */
 export type Ad = z.infer<typeof adSchema> & { facts?: AdFacts };
 
-/** A page of a list: 60 ads at most and the signed cursor of the next page, if any. */
+/**
+ * A page of a list: 60 ads at most and the signed cursor of the next page, if any. list_ads' first page also says
+ * how many ads the query finds: exact up to 10,000, else the planner's estimate (total_is_estimate); later pages don't.
+ */
 export const adPageSchema = z.object({
   ads: z.array(adSchema),
   next_cursor: z.nullable(z.string()),
+  total: z.optional(z.number().check(z.int(), z.nonnegative())),
+  total_is_estimate: z.optional(z.boolean()),
 });
 export type AdPage = z.infer<typeof adPageSchema>;
 

@@ -44,6 +44,8 @@ export const EAGER_ROW_MAX_COLUMNS = 4;
 /** The server's limits on a listing query (list_ads): longer searches and more tags are refused. */
 export const SEARCH_MAX_LENGTH = 100;
 export const TAG_FILTER_MAX = 10;
+/** The most brands, categories, types or hooks one listing query names (list_ads refuses more). */
+export const FILTER_VALUES_MAX = 10;
 /** The longest running-days filter list_ads takes (ten years); 1 is the shortest. */
 export const RUNNING_DAYS_MAX = 3650;
 /** Catalogue lists change rarely: cached for ten minutes. */

@@ -20,3 +20,51 @@ export function formatDay(isoDay: string): string {
   const date = new Date(`${isoDay}T00:00:00Z`);
   return Number.isNaN(date.getTime()) ? '' : calendarDay.format(date);
 }
+
+/** The viewer's languages, English last: numbers and the names of languages and countries read in them. */
+function viewerLocales(): string[] {
+  const languages = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
+  return [...languages.filter((tag) => typeof tag === 'string' && tag !== ''), 'en'];
+}
+
+/** A count as the viewer writes numbers: 1,284 (en), 1.284 (de). */
+export function formatCount(count: number): string {
+  return new Intl.NumberFormat(viewerLocales()).format(count);
+}
+
+/** A count rounded to two significant figures, as the viewer writes numbers: 48,213 → 48,000; 123,456 → 120,000. */
+export function formatRoughCount(count: number): string {
+  return new Intl.NumberFormat(viewerLocales(), { maximumSignificantDigits: 2 }).format(count);
+}
+
+const displayNames = new Map<'language' | 'region', Intl.DisplayNames | null>();
+
+function displayNamesOf(type: 'language' | 'region'): Intl.DisplayNames | null {
+  if (!displayNames.has(type)) {
+    try {
+      displayNames.set(type, new Intl.DisplayNames(viewerLocales(), { type, fallback: 'code' }));
+    } catch {
+      // A browser without Intl.DisplayNames: the codes themselves.
+      displayNames.set(type, null);
+    }
+  }
+  return displayNames.get(type)!;
+}
+
+function nameOf(type: 'language' | 'region', code: string): string {
+  try {
+    return displayNamesOf(type)?.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** A language's name in the viewer's language: 'de' → 'German' (en), 'Deutsch' (de); the code when unknown. */
+export function languageName(code: string): string {
+  return nameOf('language', code);
+}
+
+/** A country's name in the viewer's language: 'FR' → 'France'; the code when unknown. */
+export function countryName(code: string): string {
+  return nameOf('region', code);
+}

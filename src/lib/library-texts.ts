@@ -21,6 +21,10 @@ export const LIBRARY_TEXTS = {
     renderError: 'The ads could not be shown. Please reload the page.',
     noTags: 'No tags yet',
     tryAgain: 'Try again',
+    /** The number of ads the filters find, above the grid; the number comes formatted in the viewer's locale. */
+    total: (count: number, formatted: string) => (count === 1 ? `${formatted} ad` : `${formatted} ads`),
+    /** Past 10,000 the server estimates: the number comes rounded to two significant figures. */
+    totalEstimate: (formatted: string) => `about ${formatted} ads`,
   },
   /** The filter toolbar of the library and the themed boards: its controls, the mobile sheet and the active-filter chips. */
   filters: {
@@ -39,6 +43,14 @@ export const LIBRARY_TEXTS = {
     activeFilters: 'Active filters',
     chip: (kind: string, name: string) => `${kind}: ${name}`,
     remove: (label: string) => `Remove ${label}`,
+    // A filter of several values (brands, categories, types, hooks): its pill names the first and counts the others.
+    firstAndMore: (first: string, more: number) => `${first} +${more}`,
+    findBrand: 'Find a brand',
+    findCategory: 'Find a category',
+    findType: 'Find a type',
+    findHook: 'Find a hook',
+    noMatches: 'No matches',
+    atMost: (max: number) => `Up to ${max} at once`,
     // The ads' facts and the order (docs/decisions/0035).
     platform: 'Platform',
     format: 'Format',
@@ -47,6 +59,10 @@ export const LIBRARY_TEXTS = {
     allOffers: 'All offers',
     hook: 'Hook',
     allHooks: 'All hooks',
+    language: 'Language',
+    allLanguages: 'All languages',
+    country: 'Country',
+    allCountries: 'All countries',
     runningDays: 'Running at least',
     anyRunningDays: 'Any run length',
     atLeastDays: (days: number) => `${days.toLocaleString('en-US')}+ days`,

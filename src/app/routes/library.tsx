@@ -19,6 +19,7 @@ import { DeleteAdDialog } from '../../features/library/components/delete-ad-dial
 import { FeatureRequestButton } from '../../features/library/components/feature-request-button.tsx';
 import { LibraryBottomBar } from '../../features/library/components/library-bottom-bar.tsx';
 import { LibraryToolbar } from '../../features/library/components/library-toolbar.tsx';
+import { LibraryTotal } from '../../features/library/components/library-total.tsx';
 import { useLibraryFilters } from '../../features/library/hooks/use-library-filters.ts';
 import { SiteLayout } from '../layout/site-layout.tsx';
 import { errorTextOf } from '../../lib/api-error.ts';
@@ -77,9 +78,11 @@ export function LibraryPage({ onAddToBoard, renderAddToBoard }: LibraryPageProps
           <h1 className="min-w-0 text-2xl font-bold tracking-tight text-neutral-950 sm:text-[32px]">{LIBRARY_TEXTS.library.heading}</h1>
           <BlackFridayButton />
         </div>
-        <div className="sticky top-14 z-20 -mx-4 mb-4 bg-neutral-50 px-4 py-2.5 sm:mb-5 sm:py-3 sm:top-16 sm:-mx-6 sm:px-6 lg:-mx-8 lg:px-8">
+        <div className="sticky top-14 z-20 -mx-4 mb-2 bg-neutral-50 px-4 py-2.5 sm:mb-3 sm:py-3 sm:top-16 sm:-mx-6 sm:px-6 lg:-mx-8 lg:px-8">
           <LibraryToolbar state={filterState} />
         </div>
+        {/* The first page says the query's total; later pages keep it, a new query's first page replaces it. */}
+        <LibraryTotal firstPage={filterState.ready ? list.data?.pages[0] : undefined} />
         <ErrorBoundary fallback={<p className="py-20 text-center text-neutral-600">{LIBRARY_TEXTS.library.renderError}</p>}>
           <AdGrid
             ads={ads}

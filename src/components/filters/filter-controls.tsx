@@ -5,7 +5,18 @@ import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
 import { CalendarIcon, CheckIcon, ChevronDownIcon, SearchIcon, TagIcon } from '../ui/icons.tsx';
 import { Popover } from '../ui/popover.tsx';
 import { Select } from '../ui/select.tsx';
-import type { ChecklistFilter, DateFilter, DateRange, OptionFilter, SortControl, SwatchFilter, TagsFilter, ToggleFilter } from './filter-model.ts';
+import type {
+  ChecklistFilter,
+  ChoiceFilter,
+  DateFilter,
+  DateRange,
+  MultiOptionFilter,
+  OptionFilter,
+  SortControl,
+  SwatchFilter,
+  TagsFilter,
+  ToggleFilter,
+} from './filter-model.ts';
 
 /** The search box: the URL follows the text once typing has paused (250 ms); the text follows the URL's own changes. */
 export function SearchBox({ search, onSearch, className = '' }: { search: string; onSearch: (text: string) => void; className?: string }) {
@@ -44,8 +55,10 @@ const FULL_WIDTH_SELECT = 'w-full [&>select]:w-full [&>select]:max-w-none [&>sel
  * wrapped the toolbar onto another row and pushed the grid down (a layout shift of 0.39 for the subscriber at 1440 px).
  */
 const TOOLBAR_SELECT = 'w-[10.5rem] [&>select]:w-full';
+/** The same width for a filter of several's pill, whatever it names. */
+const TOOLBAR_PILL_WIDTH = 'w-[10.5rem]';
 
-/** A brand, category or type filter: the toolbar's pill, or a full-width field in the sheet. */
+/** A one-of filter (a board's brand or category, a format, a language ...): the toolbar's pill, or a full-width field in the sheet. */
 export function OptionSelect({ filter, inSheet = false }: { filter: OptionFilter; inSheet?: boolean }) {
   const id = useId();
   const select = (
@@ -107,7 +120,7 @@ export function DateSelect({ filter, inSheet = false }: { filter: DateFilter; in
   );
 }
 
-/** Several of a list, as tags and platforms are: ticking, unticking, and no more than `max`. */
+/** Several of a list, as tags, platforms and the catalogue filters are: ticking, unticking, and no more than `max`. */
 type ChecklistLike = Pick<TagsFilter, 'options' | 'selected' | 'onChange'> & { max?: number };
 
 function useChecklistToggle(filter: ChecklistLike) {
@@ -126,6 +139,9 @@ function useChecklistToggle(filter: ChecklistLike) {
 const PILL = 'inline-flex h-10 shrink-0 items-center gap-2 rounded-xl border px-3.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950';
 const PILL_ON = 'border-neutral-950 bg-neutral-950 text-white';
 const PILL_OFF = 'border-neutral-200 bg-white text-neutral-800 hover:border-neutral-300';
+const MENU_ITEM = 'flex w-full items-center justify-between gap-3 rounded-lg px-3 py-2 text-left text-sm text-neutral-800 hover:bg-neutral-100 disabled:opacity-40';
+/** A checklist with more options than this gets a box that narrows it as one types. */
+const FIND_BOX_OVER_OPTIONS = 8;
 
 interface ChecklistProps {
   filter: ChecklistLike;
@@ -134,11 +150,70 @@ interface ChecklistProps {
   emptyText?: string;
 }
 
+interface ChecklistMenuProps extends ChecklistProps {
+  /** A first item that unticks every option ('All brands'). */
+  allLabel?: string;
+  /** The label of the box that narrows a long list. */
+  findLabel?: string;
+}
+
+/** The ticks of a checklist popover: an 'All …' item, a find box for long lists, and the options. */
+function ChecklistMenu({ filter, emptyText, allLabel, findLabel }: ChecklistMenuProps) {
+  const { isSelected, isFull, toggle } = useChecklistToggle(filter);
+  const [find, setFind] = useState('');
+  const T = LIBRARY_TEXTS.filters;
+  const findable = findLabel !== undefined && filter.options.length > FIND_BOX_OVER_OPTIONS;
+  const wanted = find.trim().toLocaleLowerCase();
+  const shown = findable && wanted !== '' ? filter.options.filter((option) => option.name.toLocaleLowerCase().includes(wanted)) : filter.options;
+  return (
+    <>
+      {findable && (
+        <div className="sticky top-0 z-10 -mx-1.5 -mt-1.5 mb-1 bg-white p-1.5">
+          <input
+            type="search"
+            value={find}
+            onChange={(event) => setFind(event.target.value)}
+            aria-label={findLabel}
+            placeholder={`${findLabel}…`}
+            className="h-9 w-full rounded-lg border border-neutral-200 px-3 text-sm text-neutral-950 placeholder:text-neutral-500 focus:border-neutral-950 focus:outline-none"
+          />
+        </div>
+      )}
+      {allLabel !== undefined && (
+        <button type="button" role="menuitemcheckbox" aria-checked={filter.selected.length === 0} onClick={() => filter.onChange([])} className={MENU_ITEM}>
+          {allLabel}
+          {filter.selected.length === 0 && <CheckIcon className="h-4 w-4 text-neutral-950" />}
+        </button>
+      )}
+      {isFull && filter.max !== undefined && <p className="px-3 py-1.5 text-xs text-neutral-500">{T.atMost(filter.max)}</p>}
+      {filter.options.length === 0 && emptyText && <p className="px-3 py-2 text-sm text-neutral-500">{emptyText}</p>}
+      {filter.options.length > 0 && shown.length === 0 && <p className="px-3 py-2 text-sm text-neutral-500">{T.noMatches}</p>}
+      {shown.map((option) => {
+        const checked = isSelected(option.id);
+        return (
+          <button
+            key={option.id}
+            type="button"
+            role="menuitemcheckbox"
+            aria-checked={checked}
+            disabled={!checked && isFull}
+            onClick={() => toggle(option.id)}
+            className={MENU_ITEM}
+          >
+            {option.name}
+            {checked && <CheckIcon className="h-4 w-4 shrink-0 text-neutral-950" />}
+          </button>
+        );
+      })}
+    </>
+  );
+}
+
+const CHECKLIST_CONTENT = 'z-40 max-h-80 w-64 overflow-y-auto rounded-2xl border border-neutral-200 bg-white p-1.5 shadow-xl';
+
 /** The toolbar's pill opening a list to tick, with the count of ticked ones. */
 function ChecklistPicker({ filter, label, icon, emptyText }: ChecklistProps) {
-  const { isSelected, isFull, toggle } = useChecklistToggle(filter);
   const active = filter.selected.length > 0;
-
   return (
     <Popover
       renderTrigger={(trigger) => (
@@ -149,26 +224,9 @@ function ChecklistPicker({ filter, label, icon, emptyText }: ChecklistProps) {
           <ChevronDownIcon className="h-4 w-4 opacity-70" />
         </button>
       )}
-      content={{ align: 'start', sideOffset: 6, className: 'z-40 max-h-80 w-64 overflow-y-auto rounded-2xl border border-neutral-200 bg-white p-1.5 shadow-xl' }}
+      content={{ align: 'start', sideOffset: 6, className: CHECKLIST_CONTENT }}
     >
-      {filter.options.length === 0 && emptyText && <p className="px-3 py-2 text-sm text-neutral-500">{emptyText}</p>}
-      {filter.options.map((option) => {
-        const checked = isSelected(option.id);
-        return (
-          <button
-            key={option.id}
-            type="button"
-            role="menuitemcheckbox"
-            aria-checked={checked}
-            disabled={!checked && isFull}
-            onClick={() => toggle(option.id)}
-            className="flex w-full items-center justify-between gap-3 rounded-lg px-3 py-2 text-left text-sm text-neutral-800 hover:bg-neutral-100 disabled:opacity-40"
-          >
-            {option.name}
-            {checked && <CheckIcon className="h-4 w-4 text-neutral-950" />}
-          </button>
-        );
-      })}
+      <ChecklistMenu filter={filter} label={label} emptyText={emptyText} />
     </Popover>
   );
 }
@@ -202,6 +260,46 @@ function ChecklistToggles({ filter, label, emptyText }: ChecklistProps) {
       </div>
     </fieldset>
   );
+}
+
+/** What a filter of several shows on its pill: 'All brands', the one picked, or the first and how many more. */
+export function multiOptionSummary(filter: MultiOptionFilter): string {
+  const [first, ...others] = filter.selected;
+  if (!first) return filter.allLabel;
+  return others.length === 0 ? first.name : LIBRARY_TEXTS.filters.firstAndMore(first.name, others.length);
+}
+
+/**
+ * A filter of several (brands, categories, types, hooks): in the toolbar a pill as wide as the one-of selects,
+ * named 'Brand: All brands', 'Brand: Lumora +1' ..., opening its checklist with 'All …' first; in the sheet toggles.
+ */
+export function MultiOptionPicker({ filter, inSheet = false }: { filter: MultiOptionFilter; inSheet?: boolean }) {
+  if (inSheet) return <ChecklistToggles filter={filter} label={filter.label} />;
+  const active = filter.selected.length > 0;
+  const summary = multiOptionSummary(filter);
+  return (
+    <Popover
+      renderTrigger={(trigger) => (
+        <button
+          {...trigger}
+          aria-label={LIBRARY_TEXTS.filters.chip(filter.label, summary)}
+          title={summary}
+          className={`${PILL} ${TOOLBAR_PILL_WIDTH} justify-between ${active ? PILL_ON : PILL_OFF}`}
+        >
+          <span className="min-w-0 truncate">{summary}</span>
+          <ChevronDownIcon className={`h-4 w-4 shrink-0 ${active ? 'text-white' : 'text-neutral-500'}`} />
+        </button>
+      )}
+      content={{ align: 'start', sideOffset: 6, className: CHECKLIST_CONTENT }}
+    >
+      <ChecklistMenu filter={filter} label={filter.label} allLabel={filter.allLabel} findLabel={filter.findLabel} />
+    </Popover>
+  );
+}
+
+/** A filter of the toolbar's rows, one of a list or several. */
+export function ChoiceControl({ filter, inSheet = false }: { filter: ChoiceFilter; inSheet?: boolean }) {
+  return filter.kind === 'many' ? <MultiOptionPicker filter={filter} inSheet={inSheet} /> : <OptionSelect filter={filter} inSheet={inSheet} />;
 }
 
 /** The toolbar's tag filter: a pill opening a list of tags to tick, at most `max` of them. */

@@ -9,8 +9,9 @@ export interface FilterOption {
 
 export type DateRange = (typeof DATE_RANGES)[number];
 
-/** One-of filters (brand, category, type): a native select with an 'All …' choice. */
+/** One-of filters (a themed board's brand and category, format, offer, language ...): a native select with an 'All …' choice. */
 export interface OptionFilter {
+  kind?: 'one';
   label: string;
   allLabel: string;
   options: FilterOption[];
@@ -19,6 +20,25 @@ export interface OptionFilter {
   /** The chip's words for the chosen option, when 'Label: name' reads badly. */
   chipLabel?: (option: FilterOption) => string;
 }
+
+/**
+ * Several of a catalogue (the library's brands, categories, types, hooks): a pill naming the choice ('All brands',
+ * 'Lumora', 'Lumora +1') that opens a checklist; toggles in the sheet. At most `max`.
+ */
+export interface MultiOptionFilter {
+  kind: 'many';
+  label: string;
+  allLabel: string;
+  /** The label of the box that narrows a long checklist as one types. */
+  findLabel: string;
+  options: FilterOption[];
+  selected: FilterOption[];
+  max: number;
+  onChange: (options: FilterOption[]) => void;
+}
+
+/** A filter of the toolbar's rows: one of a list, or several. */
+export type ChoiceFilter = OptionFilter | MultiOptionFilter;
 
 export interface TagsFilter {
   options: FilterOption[];
@@ -69,12 +89,12 @@ export interface DateFilter {
 
 /** What a list's toolbar offers: the search, the one-of filters in order, and tags and a date range where the list has them. */
 export interface FilterSet {
-  options: OptionFilter[];
+  options: ChoiceFilter[];
   tags?: TagsFilter;
   date?: DateFilter;
-  /** The ads' facts: platforms, the one-of facts (format, offer, hook, running days) and still running. */
+  /** The ads' facts: platforms, the facts' filters (format, offer, hooks, language, country, running days) and still running. */
   platforms?: ChecklistFilter;
-  facts?: OptionFilter[];
+  facts?: ChoiceFilter[];
   stillRunning?: ToggleFilter;
   colour?: SwatchFilter;
   sort?: SortControl;
@@ -89,17 +109,30 @@ export interface ActiveFilter {
   remove: () => void;
 }
 
+/** The chips of a one-of filter (its value) or of a filter of several (one per value, each removing itself). */
+function choiceChips(filter: ChoiceFilter): ActiveFilter[] {
+  const T = LIBRARY_TEXTS.filters;
+  if (filter.kind === 'many') {
+    return filter.selected.map((option) => ({
+      key: `${filter.label}:${option.id}`,
+      label: T.chip(filter.label, option.name),
+      remove: () => filter.onChange(filter.selected.filter((other) => other.id !== option.id)),
+    }));
+  }
+  const option = filter.value;
+  if (!option) return [];
+  return [{ key: `${filter.label}:${option.id}`, label: filter.chipLabel?.(option) ?? T.chip(filter.label, option.name), remove: () => filter.onChange(null) }];
+}
+
 /**
- * The active filters, each a chip: each one-of filter, each tag, the date
+ * The active filters, each a chip: each value of a filter, each tag, the date
  * range, each platform, each fact, still running, the colour; the search shows in its own
  * box and the order in its own control.
  */
 export function activeFiltersOf(set: FilterSet): ActiveFilter[] {
   const T = LIBRARY_TEXTS.filters;
   const active: ActiveFilter[] = [];
-  for (const filter of set.options) {
-    if (filter.value) active.push({ key: `${filter.label}:${filter.value.id}`, label: T.chip(filter.label, filter.value.name), remove: () => filter.onChange(null) });
-  }
+  for (const filter of set.options) active.push(...choiceChips(filter));
   const tags = set.tags;
   for (const tag of tags?.selected ?? []) {
     active.push({ key: `tag:${tag.id}`, label: T.chip(T.tag, tag.name), remove: () => tags!.onChange(tags!.selected.filter((other) => other.id !== tag.id)) });
@@ -116,12 +149,7 @@ export function activeFiltersOf(set: FilterSet): ActiveFilter[] {
       remove: () => platforms!.onChange(platforms!.selected.filter((other) => other.id !== platform.id)),
     });
   }
-  for (const filter of set.facts ?? []) {
-    if (filter.value) {
-      const option = filter.value;
-      active.push({ key: `${filter.label}:${option.id}`, label: filter.chipLabel?.(option) ?? T.chip(filter.label, option.name), remove: () => filter.onChange(null) });
-    }
-  }
+  for (const filter of set.facts ?? []) active.push(...choiceChips(filter));
   const stillRunning = set.stillRunning;
   if (stillRunning?.value) active.push({ key: 'still-running', label: stillRunning.label, remove: () => stillRunning.onChange(false) });
   const colour = set.colour;

@@ -3,7 +3,7 @@ import { Drawer } from 'vaul';
 import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
 import { buttonClasses } from '../ui/button.tsx';
 import { CloseIcon } from '../ui/icons.tsx';
-import { ColourFilter, DateSelect, OptionSelect, PlatformFilter, SortSelect, TagToggles, ToggleFilterButton } from './filter-controls.tsx';
+import { ChoiceControl, ColourFilter, DateSelect, PlatformFilter, SortSelect, TagToggles, ToggleFilterButton } from './filter-controls.tsx';
 import type { FilterSet } from './filter-model.ts';
 
 interface FilterSheetProps {
@@ -46,13 +46,13 @@ export default function FilterSheet({ open, onOpenChange, filters, activeCount, 
           <div className="min-h-0 flex-1 space-y-5 overflow-y-auto overscroll-contain px-5 pt-2 pb-5">
             {filters.sort && <SortSelect control={filters.sort} inSheet />}
             {filters.options.map((filter) => (
-              <OptionSelect key={filter.label} filter={filter} inSheet />
+              <ChoiceControl key={filter.label} filter={filter} inSheet />
             ))}
             {/* The date before the tags: the list of tags can be long. */}
             {filters.date && <DateSelect filter={filters.date} inSheet />}
             {filters.platforms && <PlatformFilter filter={filters.platforms} inSheet />}
             {filters.facts?.map((filter) => (
-              <OptionSelect key={filter.label} filter={filter} inSheet />
+              <ChoiceControl key={filter.label} filter={filter} inSheet />
             ))}
             {filters.stillRunning && <ToggleFilterButton filter={filters.stillRunning} inSheet />}
             {filters.colour && <ColourFilter filter={filters.colour} inSheet />}

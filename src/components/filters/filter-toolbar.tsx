@@ -3,7 +3,7 @@ import { useIsMobile } from '../../hooks/use-is-mobile.ts';
 import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
 import { SlidersIcon } from '../ui/icons.tsx';
 import { ActiveFilterChips } from './active-filter-chips.tsx';
-import { ColourFilter, DateSelect, OptionSelect, PlatformFilter, SearchBox, SortSelect, TagPicker, ToggleFilterButton } from './filter-controls.tsx';
+import { ChoiceControl, ColourFilter, DateSelect, PlatformFilter, SearchBox, SortSelect, TagPicker, ToggleFilterButton } from './filter-controls.tsx';
 import { activeFiltersOf, type FilterSet } from './filter-model.ts';
 
 const FilterSheet = lazy(() => import('./filter-sheet.tsx'));
@@ -55,13 +55,13 @@ export function FilterToolbar({ search, onSearch, filters }: FilterToolbarProps)
         {/* Room for the whole placeholder before any filter takes a place on this row. */}
         <SearchBox search={search} onSearch={onSearch} className="max-w-md min-w-[18rem] flex-[1_1_18rem]" />
         {filters.options.map((filter) => (
-          <OptionSelect key={filter.label} filter={filter} />
+          <ChoiceControl key={filter.label} filter={filter} />
         ))}
         {filters.tags && <TagPicker filter={filters.tags} />}
         {filters.date && <DateSelect filter={filters.date} />}
         {filters.platforms && <PlatformFilter filter={filters.platforms} />}
         {filters.facts?.map((filter) => (
-          <OptionSelect key={filter.label} filter={filter} />
+          <ChoiceControl key={filter.label} filter={filter} />
         ))}
         {filters.stillRunning && <ToggleFilterButton filter={filters.stillRunning} />}
         {filters.colour && <ColourFilter filter={filters.colour} />}

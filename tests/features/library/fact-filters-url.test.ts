@@ -23,6 +23,8 @@ describe('the facts filters in the URL', () => {
       format: 'video',
       offer: 'free_shipping',
       hook: 'Social proof',
+      language: null,
+      country: null,
       minRunningDays: 60,
       stillRunning: true,
       colour: 'blue',
@@ -39,13 +41,15 @@ describe('the facts filters in the URL', () => {
       format: 'carousel',
       offer: 'none',
       hook: 'Before and after',
+      language: 'de',
+      country: 'FR',
       minRunningDays: 365,
       stillRunning: true,
       colour: 'beige',
       sort: 'recently_seen',
     };
     const query = write(values);
-    expect(query).toBe('platform=instagram&platform=youtube&format=carousel&offer=none&hook=Before+and+after&days=365&running=1&colour=beige&sort=recent');
+    expect(query).toBe('platform=instagram&platform=youtube&format=carousel&offer=none&hook=Before+and+after&language=de&country=FR&days=365&running=1&colour=beige&sort=recent');
     expect(parse(query)).toEqual({ ...values, platforms: ['instagram', 'youtube'] });
     expect(parse('platform=meta&platform=META&platform=meta').platforms).toEqual(['meta']);
   });
@@ -79,9 +83,21 @@ describe('the facts filters in the URL', () => {
     expect(parseFactFilters(good).format).toBe('video');
   });
 
-  it("treats a missing or 'all' hook as no hook and bounds a long one", () => {
+  it("treats a missing or 'all' hook as no hook and bounds a long one to ten of the longest names", () => {
     expect(parse('hook=all').hook).toBeNull();
     expect(parse('hook=%20%20').hook).toBeNull();
-    expect(parse(`hook=${'x'.repeat(1000)}`).hook).toHaveLength(200);
+    expect(parse('hook=Social%20proof,Before%20and%20after').hook).toBe('Social proof,Before and after');
+    expect(parse(`hook=${'x'.repeat(2000)}`).hook).toHaveLength(810);
+  });
+
+  it('reads a language and a country as codes in any case, and ignores what is not a code', () => {
+    expect(parse('language=de&country=fr')).toMatchObject({ language: 'de', country: 'FR' });
+    expect(parse('language=DE&country=FR')).toMatchObject({ language: 'de', country: 'FR' });
+    for (const bad of ['language=deu', 'language=d', 'language=', 'language=all', 'country=FRA', 'country=1F', 'country=']) {
+      const params = new URLSearchParams(bad);
+      const values = parseFactFilters(params);
+      expect([values.language, values.country], bad).toEqual([null, null]);
+      expect(hasIgnoredFactValues(params, values), bad).toBe(true);
+    }
   });
 });

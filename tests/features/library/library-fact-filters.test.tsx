@@ -17,7 +17,9 @@ const NO_FACTS = {
   platforms: null,
   format: null,
   offer: null,
-  hook_id: null,
+  hook_ids: null,
+  language: null,
+  country: null,
   min_running_days: null,
   still_running: null,
   sort: 'newest',
@@ -44,7 +46,7 @@ describe('the library’s facts filters and order', () => {
       platforms: ['meta', 'tiktok'],
       format: 'video',
       offer: 'discount',
-      hook_id: socialProof.id,
+      hook_ids: [socialProof.id],
       min_running_days: 60,
       still_running: true,
       sort: 'longest_running',
@@ -62,7 +64,7 @@ describe('the library’s facts filters and order', () => {
       'Clear all',
     ]);
     expect((screen.getByRole('combobox', { name: 'Sort' }) as HTMLSelectElement).value).toBe('longest_running');
-    expect((screen.getByRole('combobox', { name: 'Hook' }) as HTMLSelectElement).value).toBe(socialProof.id);
+    expect(screen.getByRole('button', { name: 'Hook: Social proof' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Still running' }).getAttribute('aria-pressed')).toBe('true');
   });
 
@@ -80,7 +82,11 @@ describe('the library’s facts filters and order', () => {
     fireEvent.change(screen.getByRole('combobox', { name: 'Format' }), { target: { value: 'carousel' } });
     await waitFor(() => expect(app.currentUrl()).toBe('/library?format=carousel'));
     fireEvent.change(screen.getByRole('combobox', { name: 'Offer' }), { target: { value: 'free_shipping' } });
-    fireEvent.change(screen.getByRole('combobox', { name: 'Hook' }), { target: { value: beforeAfter.id } });
+    fireEvent.click(screen.getByRole('button', { name: 'Hook: All hooks' }));
+    fireEvent.click(await screen.findByRole('menuitemcheckbox', { name: beforeAfter.name }));
+    await waitFor(() => expect(app.currentUrl()).toContain('hook=Before+and+after'));
+    fireEvent.keyDown(screen.getByRole('menuitemcheckbox', { name: beforeAfter.name }), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('menuitemcheckbox', { name: beforeAfter.name })).toBeNull());
     const days = screen.getByRole('combobox', { name: 'Running at least' }) as HTMLSelectElement;
     expect([...days.options].map((option) => option.text)).toEqual(['Any run length', '7+ days', '30+ days', '60+ days', '90+ days', '180+ days', '365+ days']);
     fireEvent.change(days, { target: { value: '90' } });
@@ -101,7 +107,7 @@ describe('the library’s facts filters and order', () => {
         platforms: ['instagram', 'youtube'],
         format: 'carousel',
         offer: 'free_shipping',
-        hook_id: beforeAfter.id,
+        hook_ids: [beforeAfter.id],
         min_running_days: 90,
         still_running: true,
         cursor: null,
@@ -153,6 +159,67 @@ describe('the library’s facts filters and order', () => {
     expect(screen.queryByRole('list', { name: 'Active filters' })).toBeNull();
   });
 
+  it('takes several hooks from the URL and sends their ids', async () => {
+    const app = renderApp('/library?hook=social%20proof,Before%20and%20after');
+    await waitFor(() => expect(listCalls()).toHaveLength(1));
+    expect(lastListCall().hook_ids).toEqual([beforeAfter.id, socialProof.id].sort());
+    expect(screen.getByRole('button', { name: 'Hook: Social proof +1' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Hook: Social proof' }));
+    await waitFor(() => expect(app.currentUrl()).toBe('/library?hook=Before+and+after'));
+    await waitFor(() => expect(lastListCall().hook_ids).toEqual([beforeAfter.id]));
+  });
+
+  it('offers the languages and countries list_ad_locales names, most ads first, each by its name', async () => {
+    renderApp('/library');
+    await waitFor(() => expect(fakeSupabase.callsOf('list_ad_locales')).toHaveLength(1));
+    const language = screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement;
+    const country = screen.getByRole('combobox', { name: 'Country' }) as HTMLSelectElement;
+    await waitFor(() => expect([...language.options].map((option) => [option.value, option.text])).toEqual([['all', 'All languages'], ['en', 'English'], ['de', 'German']]));
+    expect([...country.options].map((option) => [option.value, option.text])).toEqual([
+      ['all', 'All countries'],
+      ['US', 'United States'],
+      ['DE', 'Germany'],
+      ['FR', 'France'],
+    ]);
+  });
+
+  it('writes the language and country chosen to the URL as codes and sends them', async () => {
+    const app = renderApp('/library');
+    await waitFor(() => expect(listCalls()).toHaveLength(1));
+    const language = screen.getByRole('combobox', { name: 'Language' });
+    await waitFor(() => expect(within(language).getByRole('option', { name: 'German' })).toBeTruthy());
+    fireEvent.change(language, { target: { value: 'de' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Country' }), { target: { value: 'FR' } });
+    await waitFor(() => expect(app.currentUrl()).toBe('/library?language=de&country=FR'));
+    await waitFor(() => expect(lastListCall()).toMatchObject({ language: 'de', country: 'FR', cursor: null }));
+    expect(chipNames()).toEqual(['Remove Language: German', 'Remove Country: France', 'Clear all']);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Country: France' }));
+    await waitFor(() => expect(app.currentUrl()).toBe('/library?language=de'));
+    expect(chipNames()).toEqual(['Remove Language: German']);
+    expect((screen.getByRole('combobox', { name: 'Country' }) as HTMLSelectElement).value).toBe('all');
+  });
+
+  it('drops a language or country that is malformed or has no ads from the URL, and never sends it', async () => {
+    const app = renderApp('/library?language=deu&country=JP&brand=Lumora');
+    await waitFor(() => expect(app.currentUrl()).toBe('/library?brand=Lumora'));
+    await waitFor(() => expect(listCalls().length).toBeGreaterThan(0));
+    for (const query of listAdsQueries()) expect(query).toMatchObject({ language: null, country: null });
+    app.unmount();
+
+    // A code in the other case is the same code.
+    const second = renderApp('/library?language=DE&country=fr');
+    await waitFor(() => expect(lastListCall()).toMatchObject({ language: 'de', country: 'FR' }));
+    expect(second.currentUrl()).toBe('/library?language=DE&country=fr');
+  });
+
+  it('keeps a well-formed language when list_ad_locales fails, and shows it', async () => {
+    fakeSupabase.onRpc('list_ad_locales', () => ({ data: null, error: { message: 'boom' } }));
+    const app = renderApp('/library?language=fr');
+    await waitFor(() => expect(lastListCall()).toMatchObject({ language: 'fr' }));
+    expect((screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement).selectedOptions[0]!.text).toBe('French');
+    expect(app.currentUrl()).toBe('/library?language=fr');
+  });
+
   describe('under 768 px', () => {
     afterEach(() => vi.unstubAllGlobals());
 
@@ -167,7 +234,8 @@ describe('the library’s facts filters and order', () => {
       const button = screen.getByRole('button', { name: 'Filters, 2 active' });
       await act(async () => fireEvent.click(button));
       const sheet = await screen.findByRole('dialog', { name: 'Filters' });
-      for (const name of ['Sort', 'Format', 'Offer', 'Hook', 'Running at least']) expect(within(sheet).getByRole('combobox', { name })).toBeTruthy();
+      for (const name of ['Sort', 'Format', 'Offer', 'Language', 'Country', 'Running at least']) expect(within(sheet).getByRole('combobox', { name })).toBeTruthy();
+      expect(within(sheet).getByRole('group', { name: 'Hook' })).toBeTruthy();
       expect(within(sheet).getByRole('button', { name: 'TikTok', pressed: true })).toBeTruthy();
       fireEvent.change(within(sheet).getByRole('combobox', { name: 'Sort' }), { target: { value: 'longest_running' } });
       fireEvent.click(within(sheet).getByRole('button', { name: 'Still running', pressed: false }));

@@ -6,15 +6,17 @@ import { ApiError, errorTextOf } from '../../../src/lib/api-error.ts';
 import { API_ERROR_TEXTS } from '../../../src/lib/api-error-texts.ts';
 import { listAdsQuery } from '../support/list-ads-query.ts';
 
-const base: LibraryFilters = { brandId: null, categoryId: null, typeId: null, tagIds: [], since: null, search: '' };
+const base: LibraryFilters = { brandIds: [], categoryIds: [], typeIds: [], tagIds: [], since: null, search: '' };
+const ID_A = '00000000-0000-4000-8000-00000000000a';
+const ID_B = '00000000-0000-4000-8000-00000000000b';
 /** The library query as list_ads reads it, every field named. */
 const sent = (filters: LibraryFilters, cursor: string | null) => listAdsQuery({ p_query: libraryListQuery(filters, cursor) });
 
 describe('the library query as list_ads takes it', () => {
   it('sends the library board, no filter that is not set, and newest as the default order', () => {
     expect(sent(base, null)).toEqual({
-      board: 'library', brand_id: null, category_id: null, type_id: null, tag_ids: null, since: null,
-      search: null, cursor: null, platforms: null, format: null, offer: null, hook_id: null,
+      board: 'library', brand_ids: null, category_ids: null, type_ids: null, tag_ids: null, since: null,
+      search: null, cursor: null, platforms: null, format: null, offer: null, hook_ids: null, language: null, country: null,
       min_running_days: null, still_running: null, sort: 'newest', colour: null,
     });
   });
@@ -22,13 +24,27 @@ describe('the library query as list_ads takes it', () => {
   it('sends the facts filters and the order as given, platforms once each and in one order', () => {
     const query = sent({
       ...base, search: '  summer ', platforms: ['tiktok', 'meta', 'tiktok'], format: 'video', offer: 'discount',
-      hookId: '00000000-0000-4000-8000-000000000001', minRunningDays: 60, stillRunning: true, sort: 'longest_running',
+      hookIds: ['00000000-0000-4000-8000-000000000001'], language: 'de', country: 'FR', minRunningDays: 60, stillRunning: true, sort: 'longest_running',
       colour: 'green',
     }, 'cursor');
     expect(query).toMatchObject({
       search: 'summer', cursor: 'cursor', platforms: ['meta', 'tiktok'], format: 'video', offer: 'discount',
-      hook_id: '00000000-0000-4000-8000-000000000001', min_running_days: 60, still_running: true, sort: 'longest_running', colour: 'green',
+      hook_ids: ['00000000-0000-4000-8000-000000000001'], language: 'de', country: 'FR', min_running_days: 60, still_running: true, sort: 'longest_running', colour: 'green',
     });
+  });
+
+  it('sends brands, categories, types and hooks as lists of ids, each once and in one order', () => {
+    expect(sent({ ...base, brandIds: [ID_B, ID_A, ID_B], categoryIds: [ID_A], typeIds: [ID_B], hookIds: [ID_B, ID_A] }, null)).toMatchObject({
+      brand_ids: [ID_A, ID_B], category_ids: [ID_A], type_ids: [ID_B], hook_ids: [ID_A, ID_B],
+    });
+  });
+
+  it('refuses what list_ads refuses: more than 10 values, a malformed language or country', () => {
+    const eleven = Array.from({ length: 11 }, (_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`);
+    expect(() => libraryListQuery({ ...base, brandIds: eleven }, null)).toThrow();
+    expect(() => libraryListQuery({ ...base, brandIds: eleven.slice(0, 10) }, null)).not.toThrow();
+    for (const language of ['DE', 'deu', 'd']) expect(() => libraryListQuery({ ...base, language }, null), language).toThrow();
+    for (const country of ['fr', 'FRA', 'F']) expect(() => libraryListQuery({ ...base, country }, null), country).toThrow();
   });
 
   it('sends no running filter when stillRunning is false', () => {

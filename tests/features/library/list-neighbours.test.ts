@@ -4,26 +4,28 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { LibraryFilters } from '../../../src/features/library/api/list-library-ads.ts';
 import { filteredLibraryListHolding, isWholeLibrary, neighbourIn } from '../../../src/features/library/lib/list-neighbours.ts';
 
-const whole: LibraryFilters = { brandId: null, categoryId: null, typeId: null, tagIds: [], since: null, search: '' };
+const whole: LibraryFilters = { brandIds: [], categoryIds: [], typeIds: [], tagIds: [], since: null, search: '' };
 const HOOK = '00000000-0000-4000-8000-000000000001';
 
 describe('the whole library, whose neighbours the server walks', () => {
   it('is the library with no filter, no search and the newest order', () => {
     expect(isWholeLibrary(whole)).toBe(true);
-    expect(isWholeLibrary({ ...whole, search: '   ', stillRunning: false, platforms: [], sort: 'newest' })).toBe(true);
+    expect(isWholeLibrary({ ...whole, search: '   ', stillRunning: false, platforms: [], hookIds: [], language: null, sort: 'newest' })).toBe(true);
   });
 
   it.each<[string, Partial<LibraryFilters>]>([
-    ['a brand', { brandId: HOOK }],
-    ['a category', { categoryId: HOOK }],
-    ['a type', { typeId: HOOK }],
+    ['a brand', { brandIds: [HOOK] }],
+    ['a category', { categoryIds: [HOOK] }],
+    ['a type', { typeIds: [HOOK] }],
     ['a tag', { tagIds: [HOOK] }],
     ['a period', { since: '2026-11-01T00:00:00.000Z' }],
     ['a search', { search: 'serum' }],
     ['a platform', { platforms: ['tiktok'] }],
     ['a format', { format: 'video' }],
     ['an offer', { offer: 'discount' }],
-    ['a hook', { hookId: HOOK }],
+    ['a hook', { hookIds: [HOOK] }],
+    ['a language', { language: 'de' }],
+    ['a country', { country: 'FR' }],
     ['a running length', { minRunningDays: 60 }],
     ['still running', { stillRunning: true }],
     ['a colour', { colour: 'green' }],

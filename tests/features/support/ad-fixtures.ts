@@ -36,6 +36,18 @@ export const TAGS = [
   { id: 'f0000000-0000-4000-8000-000000000001', name: 'Bestseller', system_key: null },
   { id: 'f0000000-0000-4000-8000-000000000002', name: 'Black Friday', system_key: 'black_friday' },
 ];
+/** The ads' languages and countries as list_ad_locales answers, most ads first. */
+export const AD_LOCALES = {
+  languages: [
+    { code: 'en', ads: 12 },
+    { code: 'de', ads: 5 },
+  ],
+  countries: [
+    { code: 'US', ads: 9 },
+    { code: 'DE', ads: 4 },
+    { code: 'FR', ads: 2 },
+  ],
+};
 
 /** An ad as list_ads returns it: clear (with display links) unless `locked`. */
 export function makeAd(overrides: Partial<Ad> & { locked?: boolean } = {}): Ad {

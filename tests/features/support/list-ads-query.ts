@@ -3,16 +3,16 @@ import { fakeSupabase } from './fake-supabase.ts';
 
 /** The fields of list_ads' one argument, p_query: the only ones the server takes. */
 const LIST_ADS_FIELDS = [
-  'board', 'brand_id', 'category_id', 'type_id', 'tag_ids', 'since', 'search', 'cursor', 'platforms', 'format', 'offer',
-  'hook_id', 'min_running_days', 'still_running', 'sort', 'colour',
+  'board', 'brand_ids', 'category_ids', 'type_ids', 'tag_ids', 'since', 'search', 'cursor', 'platforms', 'format', 'offer',
+  'hook_ids', 'language', 'country', 'min_running_days', 'still_running', 'sort', 'colour',
 ] as const;
 
 /** A list_ads query as the server reads it: every field named. */
 export interface ListAdsQuery {
   board: string;
-  brand_id: string | null;
-  category_id: string | null;
-  type_id: string | null;
+  brand_ids: string[] | null;
+  category_ids: string[] | null;
+  type_ids: string[] | null;
   tag_ids: string[] | null;
   since: string | null;
   search: string | null;
@@ -20,7 +20,9 @@ export interface ListAdsQuery {
   platforms: string[] | null;
   format: string | null;
   offer: string | null;
-  hook_id: string | null;
+  hook_ids: string[] | null;
+  language: string | null;
+  country: string | null;
   min_running_days: number | null;
   still_running: boolean | null;
   sort: string;

@@ -4,7 +4,7 @@ import { cleanup, configure, render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { appRoutes } from '../../../src/app/app-routes.tsx';
-import { BRANDS, CATEGORIES, HOOKS, TAGS, TYPES } from './ad-fixtures.ts';
+import { AD_LOCALES, BRANDS, CATEGORIES, HOOKS, TAGS, TYPES } from './ad-fixtures.ts';
 import { fakeSupabase } from './fake-supabase.ts';
 
 // Waiting for an element gives up after 5 s rather than 1 s: on a busy two-core
@@ -62,6 +62,7 @@ export function setUpAppTests() {
     fakeSupabase.onTable('tags', () => ({ data: TAGS, error: null }));
     fakeSupabase.onTable('hooks', () => ({ data: HOOKS, error: null }));
     fakeSupabase.onRpc('list_ads', () => ({ data: { ads: [], next_cursor: null }, error: null }));
+    fakeSupabase.onRpc('list_ad_locales', () => ({ data: AD_LOCALES, error: null }));
     fakeSupabase.onRpc('has_valid_access', () => ({ data: false, error: null }));
     fakeSupabase.onRpc('is_admin', () => ({ data: false, error: null }));
     TestIntersectionObserver.instances = [];

@@ -26,7 +26,7 @@ describe('the Top Picks board', () => {
     expect(screen.getByPlaceholderText('Search brands & categories…')).toBeTruthy();
     expect((screen.getByRole('combobox', { name: 'Brand' }) as HTMLSelectElement).selectedOptions[0]!.textContent).toBe('All brands');
     expect((screen.getByRole('combobox', { name: 'Category' }) as HTMLSelectElement).selectedOptions[0]!.textContent).toBe('All categories');
-    expect(listAdsQueries()[0]).toMatchObject({ board: 'top-picks', brand_id: null, category_id: null, search: null, cursor: null });
+    expect(listAdsQueries()[0]).toMatchObject({ board: 'top-picks', brand_ids: null, category_ids: null, search: null, cursor: null });
   });
 
   it('sets its description and Open Graph tags within the limits', async () => {
@@ -44,7 +44,8 @@ describe('the Top Picks board', () => {
   it('reads brand and category from the URL by name and sends their ids', async () => {
     renderApp(`/top-picks?brand=${encodeURIComponent(BRANDS[1]!.name.toLowerCase())}&category=${encodeURIComponent(CATEGORIES[1]!.name)}`);
     await waitFor(() => expect(fakeSupabase.callsOf('list_ads')).toHaveLength(1));
-    expect(listAdsQueries()[0]).toMatchObject({ board: 'top-picks', brand_id: BRANDS[1]!.id, category_id: CATEGORIES[1]!.id });
+    // One brand and one category, sent as the one-value lists list_ads takes.
+    expect(listAdsQueries()[0]).toMatchObject({ board: 'top-picks', brand_ids: [BRANDS[1]!.id], category_ids: [CATEGORIES[1]!.id] });
     const brand = (await screen.findByRole('combobox', { name: 'Brand' })) as HTMLSelectElement;
     await waitFor(() => expect(brand.selectedOptions[0]!.textContent).toBe(BRANDS[1]!.name));
   });
@@ -54,11 +55,11 @@ describe('the Top Picks board', () => {
     await screen.findByText('No Top Picks found.');
     fireEvent.change(screen.getByRole('combobox', { name: 'Brand' }), { target: { value: BRANDS[0]!.id } });
     await waitFor(() => expect(app.currentUrl()).toBe(`/top-picks?brand=${BRANDS[0]!.name}`));
-    await waitFor(() => expect(lastListAdsQuery()).toMatchObject({ brand_id: BRANDS[0]!.id, cursor: null }));
+    await waitFor(() => expect(lastListAdsQuery()).toMatchObject({ brand_ids: [BRANDS[0]!.id], cursor: null }));
   });
 
   it('shows the end text after the last page, and its banner from page_banners', async () => {
-    fakeSupabase.onRpc('list_ads', () => ({ data: { ads: makeAds(5, { is_top_picks: true }), next_cursor: null }, error: null }));
+    fakeSupabase.onRpc('list_ads', () => ({ data: { ads: makeAds(5, { is_top_picks: true }), next_cursor: null, total: 5, total_is_estimate: false }, error: null }));
     fakeSupabase.onTable('page_banners', (query) =>
       query.filters.some(([column, , value]) => column === 'page' && value === 'top-picks')
         ? { data: [{ image_path: 'top-picks/banner.webp' }], error: null }
@@ -111,7 +112,7 @@ describe('the Black Friday board', () => {
     expect(await screen.findByText('No Black Friday ads found.')).toBeTruthy();
     expect(document.title).toBe('Black Friday Board');
     expect(screen.getByRole('heading', { level: 1, name: 'Black Friday Board' })).toBeTruthy();
-    expect(listAdsQueries()[0]).toMatchObject({ board: 'black-friday', category_id: CATEGORIES[0]!.id });
+    expect(listAdsQueries()[0]).toMatchObject({ board: 'black-friday', brand_ids: null, category_ids: [CATEGORIES[0]!.id] });
     expect(screen.queryByRole('dialog', { name: 'Black Friday Collection' })).toBeNull();
   });
 

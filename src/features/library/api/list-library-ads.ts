@@ -13,12 +13,13 @@ export type LibrarySort = ListAdsSort;
 
 /**
  * The library's query as the server takes it: ids resolved, `since` an ISO instant fixed for the query's life.
+ * Brands, categories, types and hooks take several ids (an ad matches any), tags all of theirs.
  * The facts' filters and the order are optional: left out, they do not filter and the order is newest first.
  */
 export interface LibraryFilters {
-  brandId: string | null;
-  categoryId: string | null;
-  typeId: string | null;
+  brandIds: string[];
+  categoryIds: string[];
+  typeIds: string[];
   tagIds: string[];
   since: string | null;
   search: string;
@@ -26,7 +27,11 @@ export interface LibraryFilters {
   platforms?: AdPlatform[];
   format?: AdFormat | null;
   offer?: AdOffer | null;
-  hookId?: string | null;
+  hookIds?: string[];
+  /** Ads in this language (ISO 639-1, e.g. 'de'). */
+  language?: string | null;
+  /** Ads for this country (ISO 3166-1 alpha-2, e.g. 'FR'). */
+  country?: string | null;
   /** Ads that ran at least this many days (1 to RUNNING_DAYS_MAX), counted as the cards count them. */
   minRunningDays?: number | null;
   /** True: only ads still running; otherwise no filter. */
@@ -36,13 +41,16 @@ export interface LibraryFilters {
   sort?: LibrarySort;
 }
 
+/** Ids each once and in one order: the same choice is the same query (and the same cache entry's cursor). */
+const idSet = (ids: readonly string[]) => [...new Set(ids)].sort();
+
 /** The library query as list_ads takes it (one field per filter that is set), with the page's cursor. */
 export function libraryListQuery(filters: LibraryFilters, cursor: string | null): ListAdsQuery {
   return listAdsQuery({
     board: 'library',
-    brand_id: filters.brandId,
-    category_id: filters.categoryId,
-    type_id: filters.typeId,
+    brand_ids: idSet(filters.brandIds),
+    category_ids: idSet(filters.categoryIds),
+    type_ids: idSet(filters.typeIds),
     tag_ids: filters.tagIds,
     since: filters.since,
     search: filters.search.trim(),
@@ -50,7 +58,9 @@ export function libraryListQuery(filters: LibraryFilters, cursor: string | null)
     platforms: [...new Set(filters.platforms ?? [])].sort(),
     format: filters.format,
     offer: filters.offer,
-    hook_id: filters.hookId,
+    hook_ids: idSet(filters.hookIds ?? []),
+    language: filters.language,
+    country: filters.country,
     min_running_days: filters.minRunningDays,
     still_running: filters.stillRunning,
     sort: filters.sort === 'newest' ? null : filters.sort,
@@ -58,7 +68,10 @@ export function libraryListQuery(filters: LibraryFilters, cursor: string | null)
   });
 }
 
-/** One page of the library (60 ads) in the query's order; the server decides which ads are clear. */
+/**
+ * One page of the library (60 ads) in the query's order; the server decides which ads are clear. The first page
+ * carries the query's total.
+ */
 export async function listLibraryAds(filters: LibraryFilters, cursor: string | null): Promise<AdPage> {
   const { data, error } = await supabase.rpc('list_ads', { p_query: libraryListQuery(filters, cursor) });
   if (error) throw apiErrorFrom(error);

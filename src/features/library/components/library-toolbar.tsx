@@ -1,8 +1,9 @@
 import { FilterToolbar } from '../../../components/filters/filter-toolbar.tsx';
-import type { FilterOption, FilterSet, SwatchOption } from '../../../components/filters/filter-model.ts';
+import type { FilterOption, FilterSet, MultiOptionFilter, SwatchOption } from '../../../components/filters/filter-model.ts';
 import { AD_FORMATS, AD_OFFERS, AD_PLATFORMS } from '../../../lib/ad-fact-values.ts';
 import { COLOUR_SWATCHES } from '../../../lib/colour-swatches.ts';
-import { TAG_FILTER_MAX } from '../../../lib/constants.ts';
+import { FILTER_VALUES_MAX, TAG_FILTER_MAX } from '../../../lib/constants.ts';
+import { countryName, languageName } from '../../../lib/formatting.ts';
 import { AD_CARD_TEXTS } from '../../../lib/ad-card-texts.ts';
 import { LIBRARY_TEXTS } from '../../../lib/library-texts.ts';
 import type { LibraryFiltersState } from '../hooks/use-library-filters.ts';
@@ -17,11 +18,32 @@ const DAYS_OPTIONS: FilterOption[] = MIN_RUNNING_DAYS_CHOICES.map((days) => ({ i
 
 const COLOUR_OPTIONS: SwatchOption[] = COLOUR_SWATCHES.map((swatch) => ({ ...swatch }));
 
+/** A filter of several catalogue items, at most FILTER_VALUES_MAX. */
+function several(
+  label: string,
+  allLabel: string,
+  findLabel: string,
+  options: FilterOption[],
+  selected: FilterOption[],
+  onChange: (options: FilterOption[]) => void,
+): MultiOptionFilter {
+  return { kind: 'many', label, allLabel, findLabel, options, selected, max: FILTER_VALUES_MAX, onChange };
+}
+
+/**
+ * The codes that have ads (most ads first), each named in the viewer's language; the chosen code too while the
+ * list is loading, so the select shows it.
+ */
+function localeOptions(codes: string[], chosen: string | null, nameOf: (code: string) => string): FilterOption[] {
+  const all = chosen !== null && !codes.includes(chosen) ? [chosen, ...codes] : codes;
+  return all.map((code) => ({ id: code, name: nameOf(code) }));
+}
+
 const optionOf = (options: FilterOption[], id: string | number | null) => options.find((option) => option.id === String(id)) ?? null;
 
 /**
- * The library's toolbar: search, brand, category, type, tags and date, then
- * the ads' facts (platforms, format, offer, hook, running days, still running)
+ * The library's toolbar: search, brands, categories, types (several of each), tags and date, then
+ * the ads' facts (platforms, format, offer, hooks, language, country, running days, still running)
  * the colour and the order; every change into the URL.
  */
 export function LibraryToolbar({ state }: { state: LibraryFiltersState }) {
@@ -29,9 +51,9 @@ export function LibraryToolbar({ state }: { state: LibraryFiltersState }) {
   const searching = state.search.trim() !== '';
   const filters: FilterSet = {
     options: [
-      { label: F.brand, allLabel: LIBRARY_TEXTS.library.allBrands, options: catalogs.brands, value: state.brand, onChange: state.setBrand },
-      { label: F.category, allLabel: LIBRARY_TEXTS.library.allCategories, options: catalogs.categories, value: state.category, onChange: state.setCategory },
-      { label: F.type, allLabel: LIBRARY_TEXTS.library.allTypes, options: catalogs.types, value: state.type, onChange: state.setType },
+      several(F.brand, LIBRARY_TEXTS.library.allBrands, F.findBrand, catalogs.brands, state.brands, state.setBrands),
+      several(F.category, LIBRARY_TEXTS.library.allCategories, F.findCategory, catalogs.categories, state.categories, state.setCategories),
+      several(F.type, LIBRARY_TEXTS.library.allTypes, F.findType, catalogs.types, state.types, state.setTypes),
     ],
     tags: { options: catalogs.tags, selected: state.tags, max: TAG_FILTER_MAX, onChange: state.setTags },
     date: { value: state.range, onChange: state.setRange },
@@ -56,7 +78,21 @@ export function LibraryToolbar({ state }: { state: LibraryFiltersState }) {
         value: optionOf(OFFER_OPTIONS, facts.offer),
         onChange: (option) => setFacts({ offer: (option?.id ?? null) as FactFilterValues['offer'] }),
       },
-      { label: F.hook, allLabel: F.allHooks, options: catalogs.hooks, value: state.hook, onChange: state.setHook },
+      several(F.hook, F.allHooks, F.findHook, catalogs.hooks, state.hooks, state.setHooks),
+      {
+        label: F.language,
+        allLabel: F.allLanguages,
+        options: localeOptions(catalogs.languages, state.language, languageName),
+        value: state.language === null ? null : { id: state.language, name: languageName(state.language) },
+        onChange: (option) => state.setLanguage(option?.id ?? null),
+      },
+      {
+        label: F.country,
+        allLabel: F.allCountries,
+        options: localeOptions(catalogs.countries, state.country, countryName),
+        value: state.country === null ? null : { id: state.country, name: countryName(state.country) },
+        onChange: (option) => state.setCountry(option?.id ?? null),
+      },
       {
         label: F.runningDays,
         allLabel: F.anyRunningDays,

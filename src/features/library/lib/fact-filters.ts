@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import { AD_FORMATS, AD_OFFERS, AD_PLATFORMS, type AdFormat, type AdOffer, type AdPlatform } from '../../../lib/ad-fact-values.ts';
 import { COLOUR_SWATCH_IDS, type ColourSwatchId } from '../../../lib/colour-swatches.ts';
+import { CATALOG_NAME_MAX_LENGTH, FILTER_VALUES_MAX } from '../../../lib/constants.ts';
+import { AD_COUNTRY_PATTERN, AD_LANGUAGE_PATTERN } from '../../../lib/list-ads-query.ts';
 import type { LibrarySort } from '../api/list-library-ads.ts';
 
 /** The "running at least" choices, in days. */
@@ -13,6 +15,8 @@ export const FACT_PARAMS = {
   format: 'format',
   offer: 'offer',
   hook: 'hook',
+  language: 'language',
+  country: 'country',
   days: 'days',
   running: 'running',
   colour: 'colour',
@@ -29,13 +33,20 @@ const daysSchema = z.enum(MIN_RUNNING_DAYS_CHOICES.map(String) as [string, ...st
 const sortSchema = z.enum(['newest', 'longest', 'recent'] as const);
 const colourSchema = z.enum(COLOUR_SWATCH_IDS);
 
+/** The longest hook value read from the URL: as many of the longest names as a filter takes, with their commas. */
+const HOOK_VALUE_MAX_LENGTH = FILTER_VALUES_MAX * (CATALOG_NAME_MAX_LENGTH + 1);
+
 /** The facts filters and the order as the URL gives them, every value checked; the hook is still a name or id. */
 export interface FactFilterValues {
   platforms: AdPlatform[];
   format: AdFormat | null;
   offer: AdOffer | null;
-  /** A hook's name or id as written in the URL, resolved against the curated list elsewhere. */
+  /** The hooks' names or ids as written in the URL (comma-separated), resolved against the curated list elsewhere. */
   hook: string | null;
+  /** A language code (ISO 639-1, 'de'): written in any case, read in lowercase. */
+  language: string | null;
+  /** A country code (ISO 3166-1 alpha-2, 'FR'): written in any case, read in capitals. */
+  country: string | null;
   minRunningDays: MinRunningDays | null;
   stillRunning: boolean;
   /** A swatch of the filter bar's palette: ads with a dominant colour near it. */
@@ -49,6 +60,8 @@ export const NO_FACT_FILTERS: FactFilterValues = {
   format: null,
   offer: null,
   hook: null,
+  language: null,
+  country: null,
   minRunningDays: null,
   stillRunning: false,
   colour: null,
@@ -72,6 +85,8 @@ export function parseFactFilters(params: URLSearchParams): FactFilterValues {
     .map((value) => parsed(platformSchema, value))
     .filter((value): value is AdPlatform => value !== null);
   const hook = params.get(FACT_PARAMS.hook)?.trim() ?? '';
+  const language = params.get(FACT_PARAMS.language)?.trim().toLowerCase() ?? '';
+  const country = params.get(FACT_PARAMS.country)?.trim().toUpperCase() ?? '';
   const days = parsed(daysSchema, params.get(FACT_PARAMS.days));
   const sort = parsed(sortSchema, params.get(FACT_PARAMS.sort));
   return {
@@ -79,7 +94,9 @@ export function parseFactFilters(params: URLSearchParams): FactFilterValues {
     platforms: AD_PLATFORMS.filter((platform) => platforms.includes(platform)),
     format: parsed(formatSchema, params.get(FACT_PARAMS.format)),
     offer: parsed(offerSchema, params.get(FACT_PARAMS.offer)),
-    hook: hook === '' || hook.toLowerCase() === 'all' ? null : hook.slice(0, 200),
+    hook: hook === '' || hook.toLowerCase() === 'all' ? null : hook.slice(0, HOOK_VALUE_MAX_LENGTH),
+    language: AD_LANGUAGE_PATTERN.test(language) ? language : null,
+    country: AD_COUNTRY_PATTERN.test(country) ? country : null,
     minRunningDays: days === null ? null : (Number(days) as MinRunningDays),
     stillRunning: params.get(FACT_PARAMS.running) === '1',
     colour: parsed(colourSchema, params.get(FACT_PARAMS.colour)),
@@ -89,7 +106,7 @@ export function parseFactFilters(params: URLSearchParams): FactFilterValues {
 
 /**
  * Writes the facts filters into the URL's parameters, replacing the ones
- * there. The hook goes by name, as the brand and category do. Newest without a
+ * there. The hooks go by name, as the brands and categories do; language and country by code. Newest without a
  * search is the default and is left out; with a search the default is
  * relevance, so a chosen newest is written.
  */
@@ -99,6 +116,8 @@ export function writeFactFilters(params: URLSearchParams, values: FactFilterValu
   if (values.format) params.set(FACT_PARAMS.format, values.format);
   if (values.offer) params.set(FACT_PARAMS.offer, values.offer);
   if (hookName) params.set(FACT_PARAMS.hook, hookName);
+  if (values.language) params.set(FACT_PARAMS.language, values.language);
+  if (values.country) params.set(FACT_PARAMS.country, values.country);
   if (values.minRunningDays !== null) params.set(FACT_PARAMS.days, String(values.minRunningDays));
   if (values.stillRunning) params.set(FACT_PARAMS.running, '1');
   if (values.colour) params.set(FACT_PARAMS.colour, values.colour);
@@ -121,6 +140,8 @@ export function hasIgnoredFactValues(params: URLSearchParams, values: FactFilter
   return (
     one(FACT_PARAMS.format, values.format) ||
     one(FACT_PARAMS.offer, values.offer) ||
+    one(FACT_PARAMS.language, values.language) ||
+    one(FACT_PARAMS.country, values.country) ||
     one(FACT_PARAMS.days, values.minRunningDays) ||
     one(FACT_PARAMS.colour, values.colour) ||
     one(FACT_PARAMS.sort, values.sort) ||

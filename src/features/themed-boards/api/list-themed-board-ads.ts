@@ -18,8 +18,9 @@ export interface ThemedBoardFilters {
 export async function listThemedBoardAds(board: ThemedBoard, filters: ThemedBoardFilters, cursor: string | null): Promise<AdPage> {
   const query = listAdsQuery({
     board,
-    brand_id: filters.brandId,
-    category_id: filters.categoryId,
+    // A board picks one brand and one category; list_ads takes lists.
+    brand_ids: filters.brandId ? [filters.brandId] : null,
+    category_ids: filters.categoryId ? [filters.categoryId] : null,
     search: filters.search.trim(),
     cursor,
   });
