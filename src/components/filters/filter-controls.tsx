@@ -286,7 +286,11 @@ export function MultiOptionPicker({ filter, inSheet = false }: { filter: MultiOp
           title={summary}
           className={`${PILL} ${TOOLBAR_PILL_WIDTH} justify-between ${active ? PILL_ON : PILL_OFF}`}
         >
-          <span className="min-w-0 truncate">{summary}</span>
+          {/* A long first name is cut, never the count of the others. */}
+          <span className="flex min-w-0 items-center gap-1">
+            <span className="min-w-0 truncate">{filter.selected[0]?.name ?? filter.allLabel}</span>
+            {filter.selected.length > 1 && <span className="shrink-0">+{filter.selected.length - 1}</span>}
+          </span>
           <ChevronDownIcon className={`h-4 w-4 shrink-0 ${active ? 'text-white' : 'text-neutral-500'}`} />
         </button>
       )}
