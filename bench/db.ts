@@ -27,6 +27,8 @@ const settings = {
   /** PostgreSQL only: the obyect_bench a run with BENCH_KEEP_DATABASE=1 left, measured as it is (no migration, no seed). */
   reuseDatabase: env.BENCH_REUSE_DATABASE === '1',
   /** Only the cases whose name contains one of these (comma-separated), e.g. "longest,search". */
+  /** BENCH_WRITES=0 leaves out the writes (minutes at 1,000,000 ads), for a run of a few cases. */
+  writes: env.BENCH_WRITES !== '0',
   cases: (env.BENCH_CASES ?? '').split(',').map((part) => part.trim().toLowerCase()).filter(Boolean),
 };
 
@@ -173,7 +175,7 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
     const rows = await measureCases(conn, engine, data, cases);
     log(`  measured ${rows.length} case/caller pairs; ${seconds(performance.now() - started)} since opening; ${machineLoad()}`);
     signingCosts.push(await measureSigning(conn, engine, data.adCount));
-    for (const line of describeWrites(await measureWrites(conn))) log(`  ${line}`);
+    if (settings.writes) for (const line of describeWrites(await measureWrites(conn))) log(`  ${line}`);
 
     await enablePlanCapture(conn);
     for (const bench of cases) {
