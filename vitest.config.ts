@@ -11,6 +11,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // bcrypt's lowest cost: the auth tests hash and check thousands of passwords (production refuses less than 10).
+    env: { AUTH_PASSWORD_HASH_COST: '4' },
     reporters: ['default'],
     projects: [
       {

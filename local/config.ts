@@ -10,6 +10,18 @@ import { LOCAL_STRIPE_PRICES, LOCAL_STRIPE_SECRET_KEY, LOCAL_STRIPE_WEBHOOK_SECR
  */
 export const LOCAL_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
 
+const passwordHashCostSchema = z.coerce
+  .number({ error: 'AUTH_PASSWORD_HASH_COST must be a whole number from 4 to 15' })
+  .int('AUTH_PASSWORD_HASH_COST must be a whole number from 4 to 15')
+  .min(4, 'AUTH_PASSWORD_HASH_COST must be a whole number from 4 to 15')
+  .max(15, 'AUTH_PASSWORD_HASH_COST must be a whole number from 4 to 15')
+  .default(10);
+
+/** The bcrypt cost AUTH_PASSWORD_HASH_COST sets (local/auth/passwords.ts reads it once, as it loads). */
+export function passwordHashCost(env: Record<string, string | undefined> = process.env): number {
+  return passwordHashCostSchema.parse(env.AUTH_PASSWORD_HASH_COST === '' ? undefined : env.AUTH_PASSWORD_HASH_COST);
+}
+
 const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -41,6 +53,11 @@ const configSchema = z.object({
       context.addIssue({ code: 'custom', message: (error as Error).message });
     }
   }),
+  /**
+   * bcrypt's cost for stored passwords: 10 (GoTrue's) unless set. The test runs set 4, bcrypt's lowest, since they
+   * hash thousands of passwords; production refuses less than 10.
+   */
+  AUTH_PASSWORD_HASH_COST: passwordHashCostSchema,
   /** development (default): the mailbox and local Stripe on loopback; production: none of them, see README. */
   OBYECT_MODE: z.enum(['development', 'production']).default('development'),
   /** Comma-separated extra host names (host or host:port) the stack answers to besides SITE_URL's. */
@@ -70,6 +87,7 @@ const productionSchema = z.object({
     .string({ error: 'STRIPE_WEBHOOK_SECRET is required' })
     .startsWith('whsec_', 'STRIPE_WEBHOOK_SECRET must be a Stripe signing secret')
     .refine((value) => value !== LOCAL_STRIPE_WEBHOOK_SECRET, 'STRIPE_WEBHOOK_SECRET must not be the local development value'),
+  AUTH_PASSWORD_HASH_COST: passwordHashCostSchema.refine((cost) => cost >= 10, 'AUTH_PASSWORD_HASH_COST must be at least 10 in production'),
   STRIPE_PRICE_MONTHLY: z.string({ error: 'STRIPE_PRICE_MONTHLY is required' }).refine((value) => value !== LOCAL_STRIPE_PRICES.monthly, 'STRIPE_PRICE_MONTHLY must not be the local development value'),
   STRIPE_PRICE_ANNUAL: z.string({ error: 'STRIPE_PRICE_ANNUAL is required' }).refine((value) => value !== LOCAL_STRIPE_PRICES.annual, 'STRIPE_PRICE_ANNUAL must not be the local development value'),
 });

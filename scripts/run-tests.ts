@@ -38,10 +38,12 @@ const vitestStage = (name: string, args: string[]): Stage => {
 const functionsReport = path.join(reports, 'functions.xml');
 
 /**
- * The groups, in order. The type check, the PostgreSQL check and the Deno
- * function tests are light and independent; the unit and SQL files run two at
- * a time (vitest.config.ts); robustness restarts the test PostgreSQL, so it
- * runs beside nothing that uses it: the journeys run on PGlite.
+ * The groups, in order. The type check, the PostgreSQL check, the Deno
+ * function tests and Chromium's install check are light and independent; the
+ * unit and SQL files run two at a time (vitest.config.ts) and keep both cores
+ * busy; robustness restarts the test PostgreSQL, so it runs beside nothing
+ * that uses it: the journeys, two files at a time on PGlite
+ * (e2e/vitest.config.ts), each mostly waiting on its page.
  */
 const groups: Stage[][] = [
   [
@@ -54,11 +56,10 @@ const groups: Stage[][] = [
       cwd: path.join(root, 'supabase', 'functions'),
       report: { file: functionsReport, read: (text) => junitFileTimes('functions', text, 'supabase/functions/') },
     },
+    { name: 'chromium', command: 'bash', args: ['scripts/ensure-chromium.sh'] },
   ],
   [vitestStage('unit', ['--project', 'unit'])],
-  [vitestStage('robustness', ['--project', 'robustness'])],
-  [{ name: 'chromium', command: 'bash', args: ['scripts/ensure-chromium.sh'] }],
-  [vitestStage('e2e', ['--config', 'e2e/vitest.config.ts'])],
+  [vitestStage('robustness', ['--project', 'robustness']), vitestStage('e2e', ['--config', 'e2e/vitest.config.ts'])],
 ];
 
 interface Outcome {

@@ -1,7 +1,8 @@
 import bcrypt from 'bcryptjs';
+import { passwordHashCost } from '../config.ts';
 import { AuthApiError, unprocessable } from './auth-errors.ts';
 
-const BCRYPT_COST = 10;
+const BCRYPT_COST = passwordHashCost();
 // bcrypt reads only the first 72 bytes; a longer password would be silently cut.
 const BCRYPT_MAX_BYTES = 72;
 // Compared against when there is no user, so that unknown emails take as long as wrong passwords.

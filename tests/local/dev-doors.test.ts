@@ -156,7 +156,9 @@ describe('production mode', () => {
     expect(() => readConfig({ ...PRODUCTION_ENV, SITE_URL: 'http://obyect.example' })).toThrowError(/SITE_URL must be an https URL/);
     expect(() => readConfig({ ...PRODUCTION_ENV, STRIPE_SECRET_KEY: LOCAL_STRIPE_SECRET_KEY })).toThrowError(/STRIPE_SECRET_KEY must not be the local development value/);
     expect(() => readConfig({ ...PRODUCTION_ENV, STRIPE_SECRET_KEY: '' })).toThrowError(/STRIPE_SECRET_KEY is required/);
+    expect(() => readConfig({ ...PRODUCTION_ENV, AUTH_PASSWORD_HASH_COST: '4' })).toThrowError(/AUTH_PASSWORD_HASH_COST must be at least 10 in production/);
     expect(readConfig(PRODUCTION_ENV).OBYECT_MODE).toBe('production');
+    expect(readConfig(PRODUCTION_ENV).AUTH_PASSWORD_HASH_COST).toBe(10);
     expect(readConfig({}).OBYECT_MODE).toBe('development');
   });
 });
