@@ -29,8 +29,14 @@ const TIMED_OUT = {
 };
 
 /**
+ * The timeouts these stacks run with: shorter than hosted's 3 s and 8 s (the defaults, checked below), so that
+ * waiting for each stop takes a second or two; they reach the engine through the same settings the defaults do.
+ */
+const TIMEOUTS = { STATEMENT_TIMEOUT_ANON_MS: '1000', STATEMENT_TIMEOUT_AUTHENTICATED_MS: '2000' };
+
+/**
  * A stack started the way `npm start` starts it (the database opened from its settings, no injected
- * database), so the defaults reach the engine through the same wiring: on PGlite a data folder loaded
+ * database), so the timeouts reach the engine through the same wiring: on PGlite a data folder loaded
  * from the migrated snapshot, on PostgreSQL a copy of the migrated template.
  */
 async function startStackOn(engine: Engine): Promise<{ stack: LocalStack; cleanup(): Promise<void> }> {
@@ -39,7 +45,7 @@ async function startStackOn(engine: Engine): Promise<{ stack: LocalStack; cleanu
     const seed = await openPgliteWorker({ dataDir: path.join(dataDir, 'pglite'), loadDataDir: await readFile(inject('pgliteSnapshot')) });
     await seed.exec(SLEEP_FUNCTION);
     await seed.close();
-    const stack = await startLocalStack({ port: 0, env: { DATA_DIR: dataDir } });
+    const stack = await startLocalStack({ port: 0, env: { DATA_DIR: dataDir, ...TIMEOUTS } });
     return { stack, cleanup: () => rm(dataDir, { recursive: true, force: true }) };
   }
   const name = `obyect_test_${process.pid}_${randomBytes(6).toString('hex')}`;
@@ -48,7 +54,7 @@ async function startStackOn(engine: Engine): Promise<{ stack: LocalStack; cleanu
   const seed = await openPostgres({ connectionString: postgresTestUrl(name), max: 1 });
   await seed.exec(SLEEP_FUNCTION);
   await seed.close();
-  const stack = await startLocalStack({ port: 0, env: { DATA_DIR: dataDir, DATABASE_URL: postgresTestUrl(name) } });
+  const stack = await startLocalStack({ port: 0, env: { DATA_DIR: dataDir, DATABASE_URL: postgresTestUrl(name), ...TIMEOUTS } });
   return {
     stack,
     async cleanup() {
@@ -108,13 +114,13 @@ for (const engine of availableEngines()) {
     const sleep = (seconds: number, token: string) => send(`rpc/sleep_for_tests?seconds=${seconds}`, token);
     const oneBrand = (token: string) => send('brands?select=id,name&limit=1', token);
 
-    it("sets each role's timeout in the request's transaction: anon 3 s, authenticated 8 s, service role none", async () => {
-      expect(await sleep(0, stack.config.anonKey)).toMatchObject({ status: 200, body: '3s' });
-      expect(await sleep(0, userJwt)).toMatchObject({ status: 200, body: '8s' });
+    it("sets each role's timeout in the request's transaction: anon 1 s, authenticated 2 s, service role none", async () => {
+      expect(await sleep(0, stack.config.anonKey)).toMatchObject({ status: 200, body: '1s' });
+      expect(await sleep(0, userJwt)).toMatchObject({ status: 200, body: '2s' });
       expect(await sleep(0, stack.config.serviceRoleKey)).toMatchObject({ status: 200, body: '0' });
     });
 
-    it("stops a slow anonymous statement at 3 s with 57014, and another caller's read sent during it is answered long before", async () => {
+    it("stops a slow anonymous statement at 1 s with 57014, and another caller's read sent during it is answered long before", async () => {
       const slow = sleep(20, stack.config.anonKey);
       await new Promise((resolve) => setTimeout(resolve, 500));
       const other = await oneBrand(stack.config.anonKey);
@@ -122,11 +128,11 @@ for (const engine of availableEngines()) {
       console.log(`[${engine}] slow anonymous statement answered after ${stopped.ms.toFixed(0)} ms; the other caller waited ${other.ms.toFixed(0)} ms`);
 
       expect(stopped).toMatchObject({ status: 500, body: TIMED_OUT });
-      expect(stopped.ms).toBeGreaterThan(2900);
-      expect(stopped.ms).toBeLessThan(4500);
+      expect(stopped.ms).toBeGreaterThan(900);
+      expect(stopped.ms).toBeLessThan(2500);
       expect(other.status).toBe(200);
       // PostgreSQL runs the read beside the slow one; PGlite runs one statement at a time, so the read waits
-      // for the slow one's timeout (2.5 s here) and the engine's reopening (about 1 s on a quiet machine,
+      // for the slow one's timeout (0.5 s here) and the engine's reopening (about 1 s on a quiet machine,
       // several on a loaded one), never for the 20 s it asked for.
       expect(other.ms).toBeLessThan(engine === 'postgres' ? 1000 : 10_000);
     }, 15_000);
@@ -135,20 +141,20 @@ for (const engine of availableEngines()) {
       const again = await oneBrand(stack.config.serviceRoleKey);
       expect(again.status).toBe(200);
       expect(again.ms).toBeLessThan(5000);
-      expect(await sleep(0, stack.config.anonKey)).toMatchObject({ status: 200, body: '3s' });
+      expect(await sleep(0, stack.config.anonKey)).toMatchObject({ status: 200, body: '1s' });
     });
 
-    it('gives a signed-in caller 8 s: past anon\u2019s 3 s it still runs, at 8 s it is stopped', async () => {
-      const stopped = await sleep(9, userJwt);
+    it('gives a signed-in caller 2 s: past anon\u2019s 1 s it still runs, at 2 s it is stopped', async () => {
+      const stopped = await sleep(3, userJwt);
       expect(stopped).toMatchObject({ status: 500, body: TIMED_OUT });
-      expect(stopped.ms).toBeGreaterThan(7900);
-      expect(stopped.ms).toBeLessThan(9500);
+      expect(stopped.ms).toBeGreaterThan(1900);
+      expect(stopped.ms).toBeLessThan(3000);
     }, 15_000);
 
     it('does not limit the service role', async () => {
-      const long = await sleep(4, stack.config.serviceRoleKey);
+      const long = await sleep(2.5, stack.config.serviceRoleKey);
       expect(long).toMatchObject({ status: 200, body: '0' });
-      expect(long.ms).toBeGreaterThan(3900);
+      expect(long.ms).toBeGreaterThan(2400);
     }, 15_000);
 
     it(`refuses a like, ilike, match or imatch pattern longer than ${MAX_PATTERN_LENGTH} characters with 400`, async () => {
