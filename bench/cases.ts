@@ -207,6 +207,8 @@ export function buildCases(data: BenchData, deep: { depth: number; cursor: strin
     listAds(`search image text only "${SEARCHES.imageTextOnly}", relevance`, { search: SEARCHES.imageTextOnly, sort: 'relevance' }),
     listAds(`search partial word "${SEARCHES.partialWord}"`, { search: SEARCHES.partialWord }),
     listAds(`search partial word "${SEARCHES.partialWord}", relevance`, { search: SEARCHES.partialWord, sort: 'relevance' }),
+    listAds(`search no ad matches "${SEARCHES.noMatch}"`, { search: SEARCHES.noMatch }),
+    listAds(`search no ad matches "${SEARCHES.noMatch}", relevance`, { search: SEARCHES.noMatch, sort: 'relevance' }),
     listAds(`search common word "${SEARCHES.commonWord}", relevance`, { search: SEARCHES.commonWord, sort: 'relevance' }),
     listAds(`search common word "${SEARCHES.commonWord}", relevance, page ${sorts.searchDepth.toLocaleString('en-US')} rows deep`, {
       search: SEARCHES.commonWord, sort: 'relevance', cursor: sorts.relevance,

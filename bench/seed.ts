@@ -69,6 +69,8 @@ export const SEARCHES = {
   imageTextOnly: 'snowfall',
   commonWord: 'sale',
   partialWord: 'ydrati',
+  // Found in no ad: a search with a typo.
+  noMatch: 'sunscrren',
   // A brand's name and a word of its ads: a search of several words.
   twoWords: 'lumen skincare',
 } as const;
