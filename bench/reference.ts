@@ -18,15 +18,11 @@ import { anon, becomeIn, claimsOf, userActor, type Actor } from '../tests/suppor
 import { referenceSql } from '../tests/support/listing-reference-sql.ts';
 import { openPostgresBench, type BenchConnection } from './bench-database.ts';
 import { findBenchData, SEARCHES } from './seed.ts';
+import { intFromEnv } from './settings.ts';
 
-const setting = (name: string, fallback: number): number => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive whole number`);
-  return value;
-};
-const QUERIES = setting('BENCH_REFERENCE_QUERIES', 40);
-const PAGES = setting('BENCH_REFERENCE_PAGES', 3);
-const SEED = setting('BENCH_REFERENCE_SEED', 20261203);
+const QUERIES = intFromEnv('BENCH_REFERENCE_QUERIES', 40);
+const PAGES = intFromEnv('BENCH_REFERENCE_PAGES', 3);
+const SEED = intFromEnv('BENCH_REFERENCE_SEED', 20261203);
 const PAGE_SIZE = 60;
 
 type Query = Record<string, unknown>;
