@@ -116,11 +116,13 @@ for (const width of [1440, 390] as const) {
 
     // Walking to the next ad in the detail, then closing: focus is on that ad's card.
     await page.keyboard.press('Shift+Tab');
+    const reopener = await focused(page);
+    expect(reopener.primary, 'Shift+Tab goes back to a card’s open link').toBe(true);
     await page.keyboard.press('Enter');
-    await detail.waitFor({ state: 'visible' });
-    await detail.locator('button[aria-label="Next ad"]:not([disabled])').waitFor({ state: 'visible' });
+    await page.waitForURL((url) => url.pathname === `/ads/${reopener.cardId}`);
+    await page.locator(`[data-testid="ad-detail"][data-ad-id="${reopener.cardId}"] button[aria-label="Next ad"]:not([disabled])`).waitFor({ state: 'visible' });
     await page.keyboard.press('ArrowRight');
-    await page.waitForURL((url) => url.pathname.startsWith('/ads/') && url.pathname !== `/ads/${opener.cardId}`);
+    await page.waitForURL((url) => url.pathname.startsWith('/ads/') && url.pathname !== `/ads/${reopener.cardId}`);
     const lastShown = new URL(page.url()).pathname.split('/')[2]!;
     await page.keyboard.press('Escape');
     await detail.waitFor({ state: 'detached' });

@@ -27,13 +27,15 @@ const journey = journeyWithLibrary(async (stack) => {
 });
 
 /**
- * The URL changes before the detail renders the next ad; a key pressed in
- * between acts on the ad still shown. So: wait for the ad's image and for the
- * arrows to turn active (its neighbours known), as a person would see them.
+ * The URL changes before the detail renders the next ad. Wait, as a person
+ * would, for the detail to show the ad the URL names (not only a similar ad's
+ * image below the one still shown), its image, and its arrows active (its
+ * neighbours known).
  */
 async function pressWhenNavigable(page: Page, folder: string, key: string): Promise<void> {
-  await page.locator(`[data-testid="ad-detail"] img[src*="${folder}"]`).first().waitFor({ state: 'attached' });
-  await page.locator('[data-testid="ad-detail"] button[aria-label="Next ad"]:not([disabled])').waitFor({ state: 'visible' });
+  const detail = page.locator(`[data-testid="ad-detail"][data-ad-id="${adIdInUrl(page)}"]`);
+  await detail.locator(`img[src*="${folder}"]`).first().waitFor({ state: 'attached' });
+  await detail.locator('button[aria-label="Next ad"]:not([disabled])').waitFor({ state: 'visible' });
   await page.keyboard.press(key);
 }
 

@@ -18,6 +18,7 @@ import { adNeighboursQueryOptions, useAdNeighbours, type AdNeighbours } from '..
 import { useDownloadOriginal } from '../../features/ad-detail/api/download-original.ts';
 import { AdDetailView } from '../../features/ad-detail/components/ad-detail-view.tsx';
 import { isCovered, useAdNavigationInput } from '../../features/ad-detail/hooks/use-ad-navigation-input.ts';
+import { useArrowPosition } from '../../features/ad-detail/hooks/use-arrow-position.ts';
 import { useFavorite } from '../../features/ad-detail/hooks/use-favorite.ts';
 import { searchWords } from '../../features/ad-detail/lib/highlight.ts';
 import { filteredLibraryListHolding, neighbourIn, nextAfterLoadingMore } from '../../features/library/lib/list-neighbours.ts';
@@ -79,37 +80,35 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
     }
   }, [queryClient, previousId, nextId]);
 
+  const position = useArrowPosition(id);
+
   // Focus goes back to the list on close: to the card of the ad last shown
-  // when the list has it, else to what opened the detail.
+  // (the one the last move went to, even if closed before it rendered) when
+  // the list has it, else to what opened the detail.
   const openedWith = useRef(id);
   const opener = useRef<HTMLElement | null>(null);
-  const shown = useRef(id);
-  shown.current = id;
-  const returnFocus = useCallback((event: Event) => {
-    event.preventDefault();
-    if (focusAdCard(shown.current)) return;
-    if (opener.current?.isConnected) opener.current.focus({ preventScroll: true });
-    else focusAdCard(openedWith.current);
-  }, []);
+  const returnFocus = useCallback(
+    (event: Event) => {
+      event.preventDefault();
+      if (focusAdCard(position.current())) return;
+      if (opener.current?.isConnected) opener.current.focus({ preventScroll: true });
+      else focusAdCard(openedWith.current);
+    },
+    [position],
+  );
 
   const close = useCallback(() => {
     if (mode === 'modal') navigate(-1);
     else navigate('/library');
   }, [mode, navigate]);
 
-  // Where the last move went, ahead of the render that shows it: presses that
-  // come faster than renders each move one ad on from there, never from an ad
-  // already left behind.
-  const position = useRef(id);
-  useEffect(() => {
-    position.current = id;
-  }, [id]);
+  // Each press moves one ad on from where the last one went (useArrowPosition).
   const step = useCallback(
     (direction: 'previous' | 'next') => {
-      const from = position.current;
+      const from = position.current();
       const go = (target: string | null | undefined) => {
-        if (!target || target === from || position.current !== from) return;
-        position.current = target;
+        if (!target || target === from || position.current() !== from) return;
+        position.moveTo(target);
         navigate(`/ads/${target}`, { replace: true, state: location.state, preventScrollReset: true });
       };
       const list = filteredLibraryListHolding(queryClient, from);
@@ -125,7 +124,7 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
       if (known) go(pick(known));
       else void queryClient.fetchQuery(adNeighboursQueryOptions(from)).then((neighbours) => go(pick(neighbours)), () => undefined);
     },
-    [queryClient, navigate, location.state],
+    [queryClient, navigate, location.state, position],
   );
   const onPrevious = useCallback(() => step('previous'), [step]);
   const onNext = useCallback(() => step('next'), [step]);

@@ -65,7 +65,7 @@ export function AdDetailView(props: AdDetailViewProps) {
   }, [adId]);
 
   return (
-    <div className="fixed inset-0 z-40 flex flex-col bg-neutral-50" data-testid="ad-detail">
+    <div className="fixed inset-0 z-40 flex flex-col bg-neutral-50" data-testid="ad-detail" data-ad-id={adId}>
       <header className="flex h-16 shrink-0 items-center gap-3 border-b border-neutral-200/80 bg-white px-3 sm:px-5">
         {ad ? (
           <>
