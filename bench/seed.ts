@@ -268,7 +268,13 @@ export async function seedBench(db: Queryable, adCount: number): Promise<{ data:
     });
     // The search and fingerprint indexes are built once after the rows (as CREATE INDEX builds them) rather than row
     // by row: their own definitions, read from the database, dropped and made again.
-    const builtAfter = ['ads_search', 'ads_colour_point', 'ads_visual_hash'];
+    // ads_search_words exists where the rum extension does (docs/decisions/0071).
+    const builtAfter = (
+      await db.query<{ name: string }>(
+        `select name from unnest($1::text[]) name where to_regclass('public.' || name) is not null`,
+        [['ads_search', 'ads_search_words', 'ads_colour_point', 'ads_visual_hash']],
+      )
+    ).rows.map((row) => row.name);
     const indexDefinitions = (
       await db.query<{ def: string }>(`select pg_get_indexdef(('public.' || name)::regclass) as def from unnest($1::text[]) name`, [builtAfter])
     ).rows.map((row) => row.def);

@@ -20,12 +20,12 @@ if [ ! -x "$CHROMIUM" ]; then
     exit 1
   fi
   export DEBIAN_FRONTEND=noninteractive
-  if ! $SUDO apt-get update -q >/tmp/obyect-apt-update.log 2>&1; then
+  if ! $SUDO apt-get -o DPkg::Lock::Timeout=300 update -q >/tmp/obyect-apt-update.log 2>&1; then
     tail -20 /tmp/obyect-apt-update.log >&2
     echo "error: 'apt-get update' failed, so chromium could not be installed (log: /tmp/obyect-apt-update.log)." >&2
     exit 1
   fi
-  if ! $SUDO apt-get install -y -q chromium >/tmp/obyect-apt-install.log 2>&1; then
+  if ! $SUDO apt-get -o DPkg::Lock::Timeout=300 install -y -q chromium >/tmp/obyect-apt-install.log 2>&1; then
     tail -20 /tmp/obyect-apt-install.log >&2
     echo "error: 'apt-get install -y chromium' failed (log: /tmp/obyect-apt-install.log)." >&2
     exit 1

@@ -47,6 +47,7 @@ const QUERIES: Array<{ kind: string; sql: string }> = [
                    case when a.attnotnull then 'not null' end, 'default=' || pg_get_expr(d.adbin, d.adrelid),
                    'identity=' || nullif(a.attidentity::text, ''), 'generated=' || nullif(a.attgenerated::text, ''),
                    'collation=' || nullif(a.attcollation, 0)::regcollation::text,
+                   'statistics=' || nullif(a.attstattarget, -1),
                    'acl=' || array_to_string(array(select x::text from unnest(a.attacl) x order by 1), ',')) as value
             from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
             left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum

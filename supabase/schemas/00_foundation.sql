@@ -11,6 +11,15 @@ create extension if not exists pgcrypto with schema extensions;
 create extension if not exists unaccent with schema extensions;
 create extension if not exists cube with schema extensions;
 create extension if not exists btree_gin with schema extensions;
+-- rum where the server has it (hosted Supabase, Debian's postgresql-15-rum; not PGlite): the search reads its words
+-- from a rum index there (60_listing.sql, docs/decisions/0071).
+do $$
+begin
+  if exists (select 1 from pg_catalog.pg_available_extensions where name = 'rum') then
+    create extension if not exists rum with schema extensions;
+  end if;
+end
+$$;
 
 -- Internal helpers and server-only state. Not exposed by the API (only public is),
 -- and no API role may use it.

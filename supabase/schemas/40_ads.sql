@@ -691,9 +691,6 @@ revoke all on function private.landing_host(p_url text) from public;
 -- (the earliest come back first): one index read from either end.
 create index ads_free_sample_since on public.ads (free_sample, free_sample_since, id);
 
--- A type's deletion clears it from its ads through this index.
-create index ads_type on public.ads (type_id);
-
 -- A hook's ads, newest first: the 30 that "more like this" reads, and a hook's deletion clearing it from its ads.
 create index ads_hook_newest on public.ads (hook_id, created_at desc, id desc);
 

@@ -447,7 +447,10 @@ declare
   v_after jsonb;
   v_folded text := private.search_fold(q.search);
   -- A search matches an ad whose words hold its words (the last one as a word's beginning) or whose text holds it.
+  -- One word typed alone is in the text of every ad with a word that begins with it, so its text is the whole
+  -- condition (the words still rank the relevance order's first tier).
   v_typed text[];
+  v_one_word boolean;
   v_words tsquery;
   v_anywhere text;
   v_match text;
@@ -477,7 +480,8 @@ begin
     v_words := (select string_agg(quote_literal(w.word) || case when w.n = cardinality(v_typed) then ':*' else '' end, ' & ' order by w.n)
                   from unnest(v_typed) with ordinality w (word, n))::tsquery;
     v_anywhere := '%' || replace(replace(replace(v_folded, '\', '\\'), '%', '\%'), '_', '\_') || '%';
-    v_match := case when v_words is null then 'a.search_text like $3'
+    v_one_word := v_typed = array[v_folded];
+    v_match := case when v_words is null or v_one_word then 'a.search_text like $3'
                     else '(a.search_vector @@ $2 or a.search_text like $3)' end;
   end if;
 
@@ -649,7 +653,26 @@ create index ads_brand_newest on public.ads (brand_id, created_at desc, id desc)
 
 create index ads_category_newest on public.ads (category_id, created_at desc, id desc);
 
-create index ads_search on public.ads using gin (search_vector, search_text extensions.gin_trgm_ops);
+-- A one-word search is planned by PostgreSQL's estimate of its text anywhere, read from a sample of the texts: 1,000
+-- of them rather than 100, so a word in 0.5% of the ads is not estimated at none or at 1% (bench:db at 1,000,000
+-- ads, docs/decisions/0071). ANALYZE of public.ads reads more rows for it.
+alter table public.ads alter column search_text set statistics 1000;
+
+-- The search's text anywhere by its trigrams, and its words. Where rum exists the words have a rum index of their
+-- own: PostgreSQL prices a read of it by the ads it finds, so a word it has no statistics for (a typo, a part of a
+-- word) is read from the index, where the GIN index's price sent the relevance order's first tier walking the
+-- newest ads through the whole library (bench:db at 1,000,000 ads, docs/decisions/0071). Elsewhere (PGlite) the
+-- words are the GIN index's first column.
+do $$
+begin
+  if exists (select 1 from pg_catalog.pg_extension where extname = 'rum') then
+    create index ads_search on public.ads using gin (search_text extensions.gin_trgm_ops);
+    create index ads_search_words on public.ads using rum (search_vector extensions.rum_tsvector_ops);
+  else
+    create index ads_search on public.ads using gin (search_vector, search_text extensions.gin_trgm_ops);
+  end if;
+end
+$$;
 
 create trigger ads_write_search before insert or update of brand_id, category_id, type_id, card, headline,
     primary_text, landing_url, image_text

@@ -340,6 +340,16 @@ describeOnEngines('listing by facts, orders and search', (ctx) => {
       expect(await found('velvetine umbrellas')).toEqual([]);
     });
 
+    it('finds a word typed with punctuation by its words, where the text holds it without the punctuation', async () => {
+      // "velvetine!" is the word velvetine and the text "velvetine!", which no ad holds: the ad is found by its words.
+      expect(await found('velvetine!')).toEqual([words[0]!.id]);
+      expect(await found('(umbrellas)')).toEqual([words[5]!.id]);
+      expect(await found('marzipanello.')).toEqual([words[1]!.id]);
+      // Typed alone, a word is found wherever the text holds it, at a word's beginning or inside one.
+      expect(await found('velvetine')).toEqual([words[0]!.id]);
+      expect(await found('elvetin')).toEqual([words[0]!.id]);
+    });
+
     it('ignores accents and case on both sides', async () => {
       expect(await found('creme brulee')).toEqual([clearImageAd.id]);
       expect(await found('CRÈME')).toEqual([clearImageAd.id]);

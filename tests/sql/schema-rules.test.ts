@@ -75,6 +75,10 @@ describeOnEngines('schema rules', (ctx) => {
     expect(bare).toEqual([]);
   });
 
+  // A type's rename or deletion rewrites the card of every ad of the type, which costs more than the scan an index
+  // would save; public.ads keeps its 20 indexes for the listing (docs/decisions/0071).
+  const unindexedForeignKeys = ['ads.type_id'];
+
   it('indexes the leading column of every foreign key in public', async () => {
     const { rows } = await ctx.db.query<{ fk: string }>(
       `select c.conrelid::regclass || '.' || a.attname as fk
@@ -84,7 +88,7 @@ describeOnEngines('schema rules', (ctx) => {
           and not exists (select 1 from pg_index i where i.indrelid = c.conrelid and i.indkey[0] = c.conkey[1])
         order by 1`,
     );
-    expect(rows.map((row) => row.fk)).toEqual([]);
+    expect(rows.map((row) => row.fk)).toEqual(unindexedForeignKeys);
   });
 
   it('indexes every column a policy filters on', async () => {
