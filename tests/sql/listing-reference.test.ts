@@ -564,7 +564,7 @@ describeOnEngines('list_ads against its definition', (ctx) => {
   }, 600_000);
 
   it('answers searches read through the search indexes as the definition does: rum where it exists, else the GIN index', async () => {
-    const { rows: [{ rum }] } = await ctx.db.query<{ rum: boolean }>(`select exists (select 1 from pg_extension where extname = 'rum') as rum`);
+    const rum = (await ctx.db.query<{ rum: boolean }>(`select exists (select 1 from pg_extension where extname = 'rum') as rum`)).rows[0]!.rum;
     const wordsIndex = rum ? 'ads_search_words' : 'ads_search';
     // The small library is read by sequential scans and ordered walks; with both off for list_ads alone, the planner
     // reads each search's words and text through their indexes, as it does for rare words in a large library.
