@@ -1,9 +1,9 @@
 // The migrations need cube, pg_trgm and pgcrypto; a PostgreSQL without them (no contrib modules) fails here with a
 // clear message. They also give the search's words a rum index where the rum extension exists (hosted Supabase has
 // it; docs/decisions/0071), so the SQL tests run the listing on both: PostgreSQL with rum, PGlite without. A local
-// Debian server without it gets Debian's postgresql-<major>-rum package (apt-get, as root or through sudo -n).
+// Debian server without it gets Debian's postgresql-<major>-rum package (scripts/apt-install.sh).
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -27,37 +27,18 @@ async function available(names) {
   return new Set(rows.map((row) => row.name));
 }
 
-/** Installs Debian's rum package for the server's major version: null when done, else a sentence saying why not. */
+/** Installs Debian's rum package for the server's major version (scripts/apt-install.sh): null when done, else why not. */
 function installRum(major) {
   const host = new URL(url).hostname;
   if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) return `the server at ${host} is not this machine`;
-  if (!existsSync('/usr/bin/apt-get')) return 'apt-get is not available';
-  const root = process.getuid?.() === 0;
-  if (!root) {
-    try {
-      execFileSync('sudo', ['-n', 'true'], { stdio: 'ignore' });
-    } catch {
-      return 'installing a package needs root';
-    }
-  }
-  const apt = (...args) =>
-    execFileSync(root ? 'apt-get' : 'sudo', [...(root ? [] : ['-n', 'apt-get']), '-o', 'DPkg::Lock::Timeout=300', ...args], {
-      stdio: 'pipe',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
   const pkg = `postgresql-${major}-rum`;
   console.log(`The rum extension is missing: installing Debian's ${pkg}…`);
   try {
-    apt('install', '-y', '-q', pkg);
-  } catch {
-    try {
-      apt('update', '-q');
-      apt('install', '-y', '-q', pkg);
-    } catch (error) {
-      return `'apt-get install -y ${pkg}' failed: ${String(error.stderr ?? error.message).trim().split('\n').at(-1)}`;
-    }
+    execFileSync('bash', [fileURLToPath(new URL('apt-install.sh', import.meta.url)), pkg], { stdio: ['ignore', 'ignore', 'pipe'] });
+    return null;
+  } catch (error) {
+    return String(error.stderr ?? error.message).trim().split('\n').at(-1);
   }
-  return null;
 }
 
 try {
