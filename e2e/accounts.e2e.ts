@@ -253,7 +253,8 @@ journey('opened at 127.0.0.1, the confirmation link comes back to 127.0.0.1 and 
     const fresh = elsewhere.context.pages()[0] ?? (await elsewhere.context.newPage());
     await fresh.goto(await linkFromMailbox(stack, other, /confirm/i));
     await fresh.waitForURL((url) => url.pathname === '/auth/confirmed');
-    expect(await fresh.getByTestId('email-confirmed').textContent()).toBe('Email confirmed, sign in to continue.');
+    expect(await fresh.getByTestId('email-confirmed').textContent()).toBe('Your address is confirmed. Sign in to continue.');
+    expect((await fresh.locator('main, body').first().textContent())!.match(/Email confirmed/g)).toHaveLength(1);
     expect(await fresh.locator('body').textContent()).not.toMatch(/PKCE|verifier|AuthApiError|no longer works/i);
     const confirmed = await stack.db.query<{ confirmed: boolean }>('select email_confirmed_at is not null as confirmed from auth.users where email = $1', [other]);
     expect(confirmed.rows[0]!.confirmed).toBe(true);

@@ -3,11 +3,11 @@ import { expect } from 'vitest';
 import { provisionUser } from '../local/auth/provision-user.ts';
 import { expectConsoleErrors, journey } from './support/journey.ts';
 
-/** A page's error toasts leave with it: checked well before sonner's own 4 s would close them. */
+/** What a page said leaves with it: checked well before sonner's own 4 s would close a toast. */
 const GONE_WITHIN = { timeout: 1_500, interval: 100 };
 
 for (const width of [390, 1440]) {
-  journey(`at ${width} px, the 'Login failed' toast of sign-in does not follow the user to the forgot-password page`, async ({ page, stack }) => {
+  journey(`at ${width} px, a wrong password is said once, under the form, and leaves with the page; signing in says 'Welcome back' on the library`, async ({ page, stack }) => {
     await page.setViewportSize({ width, height: 900 });
     // The refused sign-in's 400, which the browser logs.
     expectConsoleErrors(page, /status of 400 /);
@@ -18,14 +18,19 @@ for (const width of [390, 1440]) {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('a-wrong-password');
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-    const loginFailed = page.locator('[data-sonner-toast]').filter({ hasText: 'Login failed' });
-    await loginFailed.waitFor({ state: 'visible' });
+    const alert = page.getByRole('alert').filter({ hasText: 'Login failed' });
+    await alert.waitFor({ state: 'visible' });
+    expect(await alert.textContent()).toBe('Login failedInvalid login credentials. Check your email and password.');
+    // Not a second time in a toast.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await page.locator('[data-sonner-toast]').count()).toBe(0);
+    expect(await page.getByText('Invalid login credentials. Check your email and password.').count()).toBe(1);
 
     await page.getByRole('link', { name: 'Forgot Password?' }).click();
     await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
-    await expect.poll(() => loginFailed.count(), GONE_WITHIN).toBe(0);
+    await expect.poll(() => page.getByText('Login failed').count(), GONE_WITHIN).toBe(0);
 
-    // A toast that announces where the user lands still does: signing in says 'Welcome back' on the library.
+    // A toast that announces where the user lands still does.
     await page.goto('/auth/signin');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('the-right-password');

@@ -50,7 +50,8 @@ export const ACCOUNT_TEXTS = {
       documentTitle: 'Email confirmed – Obyect',
       checking: 'Confirming your email…',
       title: 'Email confirmed',
-      signInToContinue: 'Email confirmed, sign in to continue.',
+      // Under the title 'Email confirmed': what to do next, without saying it twice.
+      signInToContinue: 'Your address is confirmed. Sign in to continue.',
       signIn: 'Sign in',
       toast: 'Email confirmed',
       failedTitle: 'This link no longer works',

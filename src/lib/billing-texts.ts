@@ -54,6 +54,8 @@ export const BILLING_TEXTS = {
     // For accounts that had their trial (it is given once): the same plans, without the trial's promises.
     checkingOffer: 'Checking your offer…',
     subscribeNow: 'Subscribe now',
+    // Said above the button, so that a second trial is not refused silently.
+    trialUsed: "You've used your free trial.",
     subtitleWithoutTrial: 'Full access to every winning ad, starting today.',
     billedMonthlyWithoutTrial: 'Billed monthly',
     chargedToday: 'Charged today. Cancel anytime.',

@@ -55,7 +55,7 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
   const neighbours = useAdNeighbours(id, hasValidAccess && !inFilteredList);
   const search = searchOf(location);
   const highlight = useMemo(() => searchWords(search), [search]);
-  const gate = useAdViewGate(id, !sessionLoading && !session);
+  const gate = useAdViewGate(ad && ad.id === id ? { id, clear: ad.is_clear } : null, !sessionLoading && !session);
   const favorite = useFavorite(id, session?.user.id ?? null);
   const downloadOriginal = useDownloadOriginal();
 
@@ -195,6 +195,7 @@ export function AdDetailRoute({ mode }: { mode: 'modal' | 'page' }) {
         open={gate.isOpen}
         onOpenChange={(open) => (open ? gate.open() : gate.close())}
         onCreateAccount={() => (session ? startUpgrade() : navigate(signUpWithNextPath(location)))}
+        signInPath={signInWithNextPath(location)}
       />
     </>
   );

@@ -123,7 +123,10 @@ describe('the email confirmation landing', () => {
 
   it('says the email is confirmed and offers sign-in when this browser cannot finish the link (no PKCE verifier here)', async () => {
     renderApp('/auth/confirmed?next=%2Ftop-picks&code=from-another-browser');
-    expect((await screen.findByTestId('email-confirmed')).textContent).toBe('Email confirmed, sign in to continue.');
+    expect((await screen.findByTestId('email-confirmed')).textContent).toBe('Your address is confirmed. Sign in to continue.');
+    // The heading says 'Email confirmed'; the page says it once.
+    expect(screen.getByRole('heading', { name: 'Email confirmed' })).toBeTruthy();
+    expect(document.body.textContent!.match(/Email confirmed/g)).toHaveLength(1);
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/auth/signin?next=%2Ftop-picks');
     expect(screen.queryByText(/PKCE|verifier/i)).toBeNull();
   });

@@ -136,17 +136,23 @@ describe('the pricing dialog', () => {
     expect(checkoutCalls()).toHaveLength(1);
   });
 
-  it("says 'Unable to start checkout' with the server's message for an unknown coupon", async () => {
+  it('says a coupon checkout refuses next to the field, once, with no toast', async () => {
     signedIn();
+    // The preview cannot say (so only checkout's refusal can put the message there).
+    fakeSupabase.onFunction('preview-coupon', () => functionError(502, 'upstream_failed', 'Stripe is down'));
     fakeSupabase.onFunction('create-checkout', () => functionError(400, 'invalid_coupon', 'Coupon code "NOPE" is not valid'));
     renderBilling('/library');
     const dialog = await openPlans();
-    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Coupon code' }), { target: { value: 'NOPE' } });
+    const field = within(dialog).getByRole('textbox', { name: 'Coupon code' });
+    fireEvent.change(field, { target: { value: 'NOPE' } });
     fireEvent.click(await actionButton(dialog, 'Start 7-day free trial'));
-    expect(await screen.findByText('Unable to start checkout')).toBeTruthy();
-    expect(await screen.findByText('Coupon code "NOPE" is not valid')).toBeTruthy();
-    // The button is usable again.
+    await waitFor(() => expect(within(dialog).getByTestId('coupon-status').textContent).toBe(BILLING_TEXTS.pricing.coupon.invalid));
+    expect(screen.queryByText('Unable to start checkout')).toBeNull();
+    expect(screen.getAllByText(BILLING_TEXTS.pricing.coupon.invalid)).toHaveLength(1);
+    // The button is usable again, and another code is checked afresh.
     expect((await actionButton(dialog, 'Start 7-day free trial')).disabled).toBe(false);
+    fireEvent.change(field, { target: { value: 'OTHER' } });
+    await waitFor(() => expect(within(dialog).getByTestId('coupon-status').textContent).not.toBe(BILLING_TEXTS.pricing.coupon.invalid));
   });
 
   it('says that too many codes were tried when the coupon check answers 429, in our words', async () => {
@@ -193,10 +199,15 @@ describe('the pricing dialog', () => {
     fakeSupabase.onFunction('create-checkout', () => ({ data: { url: CHECKOUT_URL, trial: false }, error: null }));
     renderBilling('/library');
     const dialog = await openPlans();
-    fireEvent.click(await actionButton(dialog, 'Subscribe now'));
+    const subscribe = await actionButton(dialog, 'Subscribe now');
+    // Said before the button, not refused silently.
+    const used = within(dialog).getByTestId('trial-used');
+    expect(used.textContent).toBe("You've used your free trial.");
+    expect(used.compareDocumentPosition(subscribe) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    fireEvent.click(subscribe);
     await waitFor(() => expect(checkoutCalls()).toHaveLength(1));
     expect(checkoutCalls()[0]!.body).toEqual({ priceId: LOCAL_STRIPE_PRICES.monthly, baseUrl: window.location.origin });
-    expect(dialog.textContent).not.toMatch(/trial|No charge today/i);
+    expect(dialog.textContent!.replace("You've used your free trial.", '')).not.toMatch(/trial|No charge today/i);
     expect(screen.getByText('Full access to every winning ad, starting today.')).toBeTruthy();
     expect(dialog.textContent).toContain('Billed monthly');
     expect(dialog.textContent).toContain('Charged today. Cancel anytime.');

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { isOverFreeLimit, readAdViewCount, recordAdView } from '../../../src/features/ad-gate/hooks/ad-view-counter.ts';
 import { makeAd } from '../support/ad-fixtures.ts';
@@ -101,6 +101,35 @@ describe('the gate over an opened ad', () => {
     await screen.findByRole('dialog', { name: GATE_TITLE });
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
     await waitFor(() => expect(app.currentUrl()).toBe(`/auth/signup?next=${encodeURIComponent(`/ads/${ad.id}`)}`));
+  });
+
+  it("makes the footnote a link to sign-in with next back at the ad, in the spec's words", async () => {
+    localStorage.setItem(KEY, '20');
+    const ad = serveAd();
+    const app = renderApp(`/ads/${ad.id}`);
+    const dialog = await screen.findByRole('dialog', { name: GATE_TITLE });
+    const link = within(dialog).getByRole('link', { name: "Already a member? You'll be taken to sign in." });
+    fireEvent.click(link);
+    await waitFor(() => expect(app.currentUrl()).toBe(`/auth/signin?next=${encodeURIComponent(`/ads/${ad.id}`)}`));
+  });
+
+  it('does not count a locked ad opened by its URL; past the limit the gate opens over it all the same', async () => {
+    localStorage.setItem(KEY, '15');
+    const locked = makeAd({ locked: true });
+    fakeSupabase.onRpc('get_ad', (args) => ({ data: args.p_id === locked.id ? locked : null, error: null }));
+    const first = renderApp(`/ads/${locked.id}`);
+    await screen.findByTestId('ad-detail');
+    await waitFor(() => expect(fakeSupabase.rpcCalls.some((call) => call.name === 'get_ad')).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(localStorage.getItem(KEY)).toBe('15');
+    expect(localStorage.getItem('obyect_viewed_ad_ids')).toBeNull();
+    expect(screen.queryByText(GATE_TITLE)).toBeNull();
+    first.unmount();
+
+    localStorage.setItem(KEY, '16');
+    renderApp(`/ads/${locked.id}`);
+    await screen.findByRole('dialog', { name: GATE_TITLE });
+    expect(localStorage.getItem(KEY)).toBe('16');
   });
 
   it('opens the gate again on a repeat view once the limit is reached, without counting it', async () => {

@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent } from '../../../components/ui/dialog.tsx';
 import { SparkIcon } from '../../../components/ui/icons.tsx';
@@ -7,10 +8,12 @@ interface AdGateModalProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onCreateAccount: () => void;
+  /** Where the footnote's sign-in link goes (sign-in with `next` back here). */
+  signInPath: string;
 }
 
 /** The anonymous visitor's nudge after the free ad views. */
-export function AdGateModal({ open, onOpenChange, onCreateAccount }: AdGateModalProps) {
+export function AdGateModal({ open, onOpenChange, onCreateAccount, signInPath }: AdGateModalProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
@@ -32,7 +35,12 @@ export function AdGateModal({ open, onOpenChange, onCreateAccount }: AdGateModal
             {AD_CARD_TEXTS.gate.notNow}
           </Button>
         </div>
-        <p className="mt-3 text-xs text-neutral-500">{AD_CARD_TEXTS.gate.footnote}</p>
+        <p className="mt-3 text-xs text-neutral-500">
+          {/* The spec's words, as the link they promise: members go to sign-in, Create account to sign-up. */}
+          <Link to={signInPath} className="underline underline-offset-2 hover:text-neutral-900">
+            {AD_CARD_TEXTS.gate.footnote}
+          </Link>
+        </p>
       </DialogContent>
     </Dialog>
   );

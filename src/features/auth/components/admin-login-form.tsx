@@ -14,7 +14,8 @@ export function AdminLoginForm() {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [serverError, setServerError] = useState<string | null>(null);
+  // Said once, under the form, with what failed as its title (no toast repeating it).
+  const [serverError, setServerError] = useState<{ title: string; message: string } | null>(null);
   const [pending, setPending] = useState(false);
   const incomplete = email.trim() === '' || password === '';
 
@@ -25,10 +26,8 @@ export function AdminLoginForm() {
     setPending(true);
     const { error } = await signInWithPassword({ email, password });
     setPending(false);
-    if (error) {
-      setServerError(error);
-      toast.error(T.toasts.loginFailed.title, { description: error });
-    } else navigate('/admin', { replace: true });
+    if (error) setServerError({ title: T.toasts.loginFailed.title, message: error });
+    else navigate('/admin', { replace: true });
   };
 
   const createAccount = async () => {
@@ -37,8 +36,7 @@ export function AdminLoginForm() {
     const { error } = await signUp({ email, password, emailRedirectTo: confirmationLinkTarget('/admin') });
     setPending(false);
     if (error) {
-      setServerError(error);
-      toast.error(T.toasts.signupFailed.title, { description: error });
+      setServerError({ title: T.toasts.signupFailed.title, message: error });
       return;
     }
     toast.success(T.toasts.checkEmail.title, { description: T.toasts.checkEmail.description });
@@ -49,7 +47,7 @@ export function AdminLoginForm() {
     <form noValidate onSubmit={(event) => void signIn(event)} className="space-y-4">
       <FormField label={T.email} type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} />
       <FormField label={T.password} type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
-      <FormError message={serverError} />
+      <FormError title={serverError?.title} message={serverError?.message ?? null} />
       <div className="grid grid-cols-1 gap-2.5 sm:grid-cols-2">
         <Button type="submit" size="lg" disabled={incomplete || pending}>
           {T.adminLogin.signIn}

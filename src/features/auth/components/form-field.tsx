@@ -42,10 +42,11 @@ export const FormField = forwardRef<HTMLInputElement, FormFieldProps>(function F
 });
 
 /** The server's message under a form. */
-export function FormError({ message }: { message: string | null }) {
+export function FormError({ message, title }: { message: string | null; title?: string }) {
   if (!message) return null;
   return (
     <p role="alert" className="rounded-xl border border-red-200 bg-red-50 px-3.5 py-2.5 text-sm text-red-700">
+      {title && <strong className="block font-semibold">{title}</strong>}
       {message}
     </p>
   );

@@ -35,8 +35,8 @@ export function SignInForm() {
     const { error } = await signInWithPassword(parsed.data);
     setPending(false);
     if (error) {
+      // Said once, under the form (no toast repeating it).
       setServerError(error);
-      toast.error(T.toasts.loginFailed.title, { description: error });
       return;
     }
     toast.success(T.toasts.welcomeBack.title);
@@ -67,7 +67,7 @@ export function SignInForm() {
           }
           onChange={(event) => setForm({ ...form, password: event.target.value })}
         />
-        <FormError message={serverError} />
+        <FormError title={T.toasts.loginFailed.title} message={serverError} />
         <Button type="submit" size="lg" className="w-full" disabled={pending}>
           {pending ? T.signIn.submitting : T.signIn.submit}
         </Button>

@@ -36,8 +36,8 @@ export function SignUpForm() {
     const { error } = await signUp({ ...parsed.data, emailRedirectTo: confirmationLinkTarget(target) });
     setPending(false);
     if (error) {
+      // Said once, under the form (no toast repeating it).
       setServerError(error);
-      toast.error(T.toasts.signupFailed.title, { description: error });
       return;
     }
     toast.success(T.toasts.checkEmail.title, { description: T.toasts.checkEmail.description });
@@ -86,7 +86,7 @@ export function SignUpForm() {
           </label>
           {errors.acceptedTerms && <p className="mt-1.5 text-[13px] text-red-600">{errors.acceptedTerms}</p>}
         </div>
-        <FormError message={serverError} />
+        <FormError title={T.toasts.signupFailed.title} message={serverError} />
         <Button type="submit" size="lg" className="w-full" disabled={pending}>
           {pending ? T.signUp.submitting : T.signUp.submit}
         </Button>

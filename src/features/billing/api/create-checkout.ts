@@ -19,8 +19,16 @@ export const createCheckoutBodySchema = z.object({
 
 const checkoutResponseSchema = z.object({ url: z.string().check(z.url()) });
 
-/** An error whose message can be shown to the buyer as it is. */
-export class CheckoutError extends Error {}
+/** An error whose message can be shown to the buyer as it is; `code` is create-checkout's (invalid_coupon …). */
+export class CheckoutError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+    this.name = 'CheckoutError';
+  }
+}
 
 /**
  * Failures whose message create-checkout writes for the buyer (our sentences); every other failure, and anything
@@ -40,8 +48,8 @@ export async function createCheckout(input: { period: BillingPeriod; couponCode:
   const { data, error } = await supabase.functions.invoke('create-checkout', { body });
   if (error) {
     const failure = await billingFunctionErrorFrom(error, 'Failed to create checkout session');
-    if (failure.code === 'origin_not_allowed') throw new CheckoutError(BILLING_TEXTS.checkout.originNotAllowed);
-    throw failure.code && BUYER_ERROR_CODES.has(failure.code) ? new CheckoutError(failure.message) : new Error('Failed to create checkout session');
+    if (failure.code === 'origin_not_allowed') throw new CheckoutError(BILLING_TEXTS.checkout.originNotAllowed, failure.code);
+    throw failure.code && BUYER_ERROR_CODES.has(failure.code) ? new CheckoutError(failure.message, failure.code) : new Error('Failed to create checkout session');
   }
   const parsed = checkoutResponseSchema.safeParse(data);
   if (!parsed.success) throw new Error('No checkout URL returned');

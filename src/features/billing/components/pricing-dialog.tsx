@@ -64,6 +64,8 @@ function discountText(terms: CouponTerms): string {
 export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
   const [period, setPeriod] = useState<BillingPeriod>('monthly');
   const [couponCode, setCouponCode] = useState('');
+  // The code checkout refused (it is said next to the field, not in a toast).
+  const [refusedCoupon, setRefusedCoupon] = useState<string | null>(null);
   const { session } = useSession();
   const { isAuthenticated, hasValidAccess } = useEntitlement();
   const navigate = useNavigate();
@@ -92,10 +94,15 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
       { period, couponCode, withTrial: offer === 'trial' },
       {
         onSuccess: (url) => pageNavigation.assign(url),
-        onError: (error) =>
+        onError: (error) => {
+          if (error instanceof CheckoutError && error.code === 'invalid_coupon') {
+            setRefusedCoupon(couponCode.trim());
+            return;
+          }
           toast.error(SHELL_TEXTS.toasts.checkoutFailed.title, {
             description: error instanceof CheckoutError ? error.message : SHELL_TEXTS.toasts.checkoutFailed.description,
-          }),
+          });
+        },
       },
     );
   };
@@ -107,6 +114,8 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
   const perMonthAfterCoupon = perPeriodAfterCoupon === null ? null : period === 'monthly' ? perPeriodAfterCoupon : Math.round(perPeriodAfterCoupon / 12);
   const couponLine = !session || couponCode.trim() === ''
     ? null
+    : refusedCoupon === couponCode.trim()
+      ? { text: C.invalid, tone: 'text-red-600' }
     : !couponSettled || couponPreview.isFetching
       ? { text: C.checking, tone: 'text-neutral-500' }
       : couponTerms
@@ -200,7 +209,12 @@ export function PricingDialog({ open, onOpenChange }: PricingDialogProps) {
           {couponLine?.text}
         </p>
 
-        <Button size="lg" className="mt-4 w-full" disabled={pending || offer === 'checking'} aria-busy={offer === 'checking'} onClick={startCheckout}>
+        {status.data && !status.data.trial_eligible && (
+          <p data-testid="trial-used" className="mt-4 text-sm text-neutral-600">
+            {BILLING_TEXTS.pricing.trialUsed}
+          </p>
+        )}
+        <Button size="lg" className={`${status.data && !status.data.trial_eligible ? 'mt-2' : 'mt-4'} w-full`} disabled={pending || offer === 'checking'} aria-busy={offer === 'checking'} onClick={startCheckout}>
           {label}
         </Button>
         <p className="mt-3 text-center text-xs text-neutral-500">
