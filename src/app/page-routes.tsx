@@ -20,6 +20,7 @@ const SignInPage = lazy(() => import('./routes/auth-signin.tsx').then((module) =
 const SignUpPage = lazy(() => import('./routes/auth-signup.tsx').then((module) => ({ default: module.SignUpPage })));
 const EmailConfirmedPage = lazy(() => import('./routes/auth-confirmed.tsx').then((module) => ({ default: module.EmailConfirmedPage })));
 const NotFoundPage = lazy(() => import('./routes/not-found.tsx').then((module) => ({ default: module.NotFoundPage })));
+const BillingPortalPage = lazy(() => import('./routes/profile-billing-portal.tsx').then((module) => ({ default: module.BillingPortalPage })));
 const ProfilePage = lazy(() => import('./routes/profile.tsx').then((module) => ({ default: module.ProfilePage })));
 const BlackFridayPage = lazy(() => import('./routes/black-friday.tsx').then((module) => ({ default: module.BlackFridayPage })));
 const PrivacyPage = lazy(() => import('./routes/privacy.tsx').then((module) => ({ default: module.PrivacyPage })));
@@ -39,6 +40,7 @@ export const pageRoutes: RouteObject[] = [
   { path: '/auth/forgot-password', element: <ForgotPasswordPage /> },
   { path: '/auth/reset-password', element: <ResetPasswordPage /> },
   { path: '/profile', element: <ProfilePage /> },
+  { path: '/profile/billing-portal', element: <BillingPortalPage /> },
   { path: '/favorites', element: <FavoritesPage /> },
   { path: '/collection/:id', element: <CollectionPage /> },
   { path: '/black-friday', element: <BlackFridayPage /> },

@@ -269,7 +269,12 @@ export const ADMIN_TEXTS = {
     day: 'Day',
     tagAds: 'Tag Ads',
     tagging: 'Tagging…',
-    toasts: { success: 'Success', failed: 'Tagging failed' },
+    toasts: {
+      success: 'Success',
+      // The day as every screen writes dates (the function's own message carries it as YYYY-MM-DD).
+      tagged: (count: number, day: string) => `Tagged ${count} ad(s) uploaded on ${day} with Black Friday.`,
+      failed: 'Tagging failed',
+    },
   },
   adminPage: {
     documentTitle: 'Admin – Obyect',

@@ -70,7 +70,14 @@ export const BILLING_TEXTS = {
     },
     manage: 'Manage Subscription',
     planUnavailable: 'Your plan could not be loaded. Please try again later.',
-    openingPortal: 'Opening…',
+    // The tab Manage Subscription opens, while it asks Stripe for the portal, or when it could not.
+    portalPage: {
+      documentTitle: 'Billing portal – Obyect',
+      opening: 'Opening your billing portal…',
+      openingDetail: 'Stripe’s page for your plan, invoices and payment method opens here in a moment.',
+      tryAgain: 'Try again',
+      backToProfile: 'Back to your profile',
+    },
     cancel: 'Cancel Subscription',
     cancelDialog: {
       title: 'Cancel your subscription?',

@@ -5,26 +5,38 @@ export function formatPrice(cents: number): string {
   return euro.format(cents / 100).replace(/\s/g, '');
 }
 
-const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
-
-/** A calendar date such as '3 Nov 2026'. */
-export function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : day.format(date);
-}
-
-const calendarDay = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-
-/** A date without a time (YYYY-MM-DD) such as '3 Nov 2026', the same day in every time zone. */
-export function formatDay(isoDay: string): string {
-  const date = new Date(`${isoDay}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? '' : calendarDay.format(date);
-}
-
 /** The viewer's languages, English last: numbers and the names of languages and countries read in them. */
 function viewerLocales(): string[] {
   const languages = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
   return [...languages.filter((tag) => typeof tag === 'string' && tag !== ''), 'en'];
+}
+
+/** The one way every screen writes a date: the day, the month's short name and the year, in the viewer's language. */
+const DATE_PARTS = { day: 'numeric', month: 'short', year: 'numeric' } as const;
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dateFormat(timeZone: 'local' | 'UTC'): Intl.DateTimeFormat {
+  const locales = viewerLocales();
+  const key = `${timeZone}|${locales.join(',')}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locales, timeZone === 'UTC' ? { ...DATE_PARTS, timeZone: 'UTC' } : DATE_PARTS);
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
+/** A moment's calendar date in the viewer's time zone and language: 'Dec 3, 2026' (en-US), '3 Dec 2026' (en-GB), '3. Dez. 2026' (de). */
+export function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : dateFormat('local').format(date);
+}
+
+/** A date without a time (YYYY-MM-DD) as formatDate writes dates, the same day in every time zone. */
+export function formatDay(isoDay: string): string {
+  const date = new Date(`${isoDay}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? '' : dateFormat('UTC').format(date);
 }
 
 /** A count as the viewer writes numbers: 1,284 (en), 1.284 (de). */

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../src/components/ui/toaster.tsx';
 import { yesterdayUtc } from '../../../src/features/admin-ads/api/tag-ads-of-day.ts';
 import { AdminUtilitiesCard } from '../../../src/features/admin-ads/components/admin-utilities-card.tsx';
+import { formatDay } from '../../../src/lib/formatting.ts';
 import { fakeSupabase } from '../support/fake-supabase.ts';
 
 vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
@@ -39,7 +40,7 @@ describe('utilities card', () => {
     expect(day.value).toBe(new Date(Date.now() - 86_400_000).toISOString().slice(0, 10));
     fireEvent.click(screen.getByRole('button', { name: 'Tag Ads' }));
     await screen.findByText('Success');
-    expect(screen.getByText(`Tagged 4 ad(s) uploaded on ${day.value} with Black Friday.`)).toBeTruthy();
+    expect(screen.getByText(`Tagged 4 ad(s) uploaded on ${formatDay(day.value)} with Black Friday.`)).toBeTruthy();
     expect(fakeSupabase.functionCalls).toEqual([{ name: 'tag-yesterdays-ads', body: { day: day.value } }]);
   });
 
@@ -48,7 +49,8 @@ describe('utilities card', () => {
     renderCard();
     fireEvent.change(screen.getByLabelText('Day'), { target: { value: '2026-11-02' } });
     fireEvent.click(screen.getByRole('button', { name: 'Tag Ads' }));
-    await screen.findByText('Tagged 0 ad(s) uploaded on 2026-11-02 with Black Friday.');
+    // The day as every screen writes dates (the viewer here reads en-US), not the function's YYYY-MM-DD.
+    await screen.findByText('Tagged 0 ad(s) uploaded on Nov 2, 2026 with Black Friday.');
     expect(fakeSupabase.functionCalls[0]!.body).toEqual({ day: '2026-11-02' });
   });
 

@@ -152,7 +152,7 @@ describe('the profile page', () => {
     renderApp('/profile');
     const account = await card('Account Information');
     expect(within(account).getByText('7b0c1f8e-0000-4000-8000-000000000001')).toBeTruthy();
-    expect(within(account).getByText('4 Mar 2026')).toBeTruthy();
+    expect(within(account).getByText('Mar 4, 2026')).toBeTruthy();
     expect(within(account).getByText('Yes')).toBeTruthy();
   });
 

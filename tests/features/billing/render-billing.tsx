@@ -9,6 +9,7 @@ import { SessionProvider } from '../../../src/lib/auth-session.tsx';
 import { EntitlementProvider } from '../../../src/features/billing/hooks/use-entitlement.tsx';
 import { PricingDialogProvider } from '../../../src/features/billing/hooks/use-pricing-dialog.tsx';
 import { ProfileSubscriptionCard } from '../../../src/app/routes/profile-subscription-card.tsx';
+import { BillingPortalPage } from '../../../src/app/routes/profile-billing-portal.tsx';
 import { UpgradePlanButton } from '../../../src/features/billing/components/upgrade-plan-button.tsx';
 import { useUpgradeFlow } from '../../../src/features/billing/hooks/use-upgrade-flow.ts';
 import { fakeSupabase } from '../support/fake-supabase.ts';
@@ -58,7 +59,8 @@ function ProfilePage() {
 /**
  * The billing parts inside the app's real providers (session, entitlement,
  * the global pricing dialog, toasts) on a memory router: /library and /terms
- * hold a page with the upgrade flow, /profile the Subscription Plan card.
+ * hold a page with the upgrade flow, /profile the Subscription Plan card,
+ * /profile/billing-portal the page Manage Subscription opens.
  */
 export function renderBilling(url: string) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 60_000 } } });
@@ -70,6 +72,7 @@ export function renderBilling(url: string) {
         children: [
           { path: '/library', element: <PlansPage /> },
           { path: '/profile', element: <ProfilePage /> },
+          { path: '/profile/billing-portal', element: <BillingPortalPage /> },
           { path: '*', element: <LocationProbe /> },
         ],
       },

@@ -57,7 +57,7 @@ describe('Subscription Plan on /profile', () => {
     renderBilling('/profile');
     await waitFor(async () => expect(await currentPlan()).toBe('Free Trial'));
     const card = await planCard();
-    expect(within(card).getByTestId('plan-date').textContent).toBe('Expires: 1 Dec 2026');
+    expect(within(card).getByTestId('plan-date').textContent).toBe('Expires: Dec 1, 2026');
     expect(within(card).getByRole('button', { name: 'Manage Subscription' })).toBeTruthy();
     expect(within(card).getByRole('button', { name: 'Cancel Subscription' })).toBeTruthy();
     expect(within(card).queryByRole('button', { name: 'Upgrade Plan' })).toBeNull();
@@ -70,28 +70,28 @@ describe('Subscription Plan on /profile', () => {
     await waitFor(async () => expect(await currentPlan()).toBe('Annual'));
     const card = await planCard();
     expect(within(card).getByTestId('plan-trial-badge').textContent).toBe('Free Trial');
-    expect(within(card).getByTestId('plan-date').textContent).toBe('Trial ends: 1 Dec 2026');
-    expect(within(card).getByTestId('plan-next-charge').textContent).toBe('Next charge: €60,14 on 1 Dec 2026');
+    expect(within(card).getByTestId('plan-date').textContent).toBe('Trial ends: Dec 1, 2026');
+    expect(within(card).getByTestId('plan-next-charge').textContent).toBe('Next charge: €60,14 on Dec 1, 2026');
     view.unmount();
 
     subscriber({ ...paidTrial, cancel_at_period_end: true, next_charge: null });
     renderBilling('/profile');
     await waitFor(async () =>
-      expect(within(await planCard()).getByTestId('plan-next-charge').textContent).toBe('Set to cancel on 1 Dec 2026: nothing more will be charged'),
+      expect(within(await planCard()).getByTestId('plan-next-charge').textContent).toBe('Set to cancel on Dec 1, 2026: nothing more will be charged'),
     );
-    expect(within(await planCard()).getByTestId('plan-date').textContent).toBe('Trial ends: 1 Dec 2026');
+    expect(within(await planCard()).getByTestId('plan-date').textContent).toBe('Trial ends: Dec 1, 2026');
   });
 
   it("shows an active plan with 'Next Billing', and 'Expires' once it is set to cancel", async () => {
     subscriber({ subscription_tier: 'Annual', subscription_end: TRIAL_END, current_period_end: PERIOD_END_SECONDS });
     const view = renderBilling('/profile');
     await waitFor(async () => expect(await currentPlan()).toBe('Annual'));
-    expect(within(await planCard()).getByTestId('plan-date').textContent).toBe('Next Billing: 1 Dec 2026');
+    expect(within(await planCard()).getByTestId('plan-date').textContent).toBe('Next Billing: Dec 1, 2026');
     view.unmount();
 
     subscriber({ subscription_tier: 'Annual', subscription_end: TRIAL_END, current_period_end: PERIOD_END_SECONDS, cancel_at_period_end: true });
     renderBilling('/profile');
-    await waitFor(async () => expect(within(await planCard()).getByTestId('plan-date').textContent).toBe('Expires: 1 Dec 2026'));
+    await waitFor(async () => expect(within(await planCard()).getByTestId('plan-date').textContent).toBe('Expires: Dec 1, 2026'));
   });
 
   it('says so when the plan cannot be read, and offers neither managing nor upgrading to someone with access', async () => {
@@ -106,27 +106,50 @@ describe('Subscription Plan on /profile', () => {
     expect(within(card).queryByRole('button', { name: 'Upgrade Plan' })).toBeNull();
   });
 
-  it("goes to Stripe's portal in this tab once its address is known, opening no blank tab", async () => {
+  it('opens our billing-portal page in a new tab, cut off from this one, and asks nothing of Stripe from this tab', async () => {
     subscriber(trial);
-    fakeSupabase.onFunction('customer-portal', () => ({ data: { url: PORTAL_URL }, error: null }));
+    const tab = { opener: window } as unknown as Window;
+    const open = vi.spyOn(window, 'open').mockReturnValue(tab);
     const assign = vi.spyOn(pageNavigation, 'assign').mockImplementation(() => {});
-    const open = vi.spyOn(window, 'open');
     renderBilling('/profile');
     fireEvent.click(await within(await planCard()).findByRole('button', { name: 'Manage Subscription' }));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith(PORTAL_URL));
-    expect(open).not.toHaveBeenCalled();
+    expect(open).toHaveBeenCalledWith('/profile/billing-portal', '_blank');
+    expect(tab.opener).toBeNull();
+    expect(assign).not.toHaveBeenCalled();
+    expect(fakeSupabase.functionCalls.filter((call) => call.name === 'customer-portal')).toHaveLength(0);
   });
 
-  it("says 'Failed to open billing portal' and stays on the page when the portal cannot open", async () => {
+  it('goes to the billing-portal page in this tab where the browser opens no new one', async () => {
     subscriber(trial);
-    fakeSupabase.onFunction('customer-portal', () => functionError(404, 'no_billing_account', 'You have no billing account yet; start a subscription first'));
+    vi.spyOn(window, 'open').mockReturnValue(null);
     const assign = vi.spyOn(pageNavigation, 'assign').mockImplementation(() => {});
-    const open = vi.spyOn(window, 'open');
     renderBilling('/profile');
     fireEvent.click(await within(await planCard()).findByRole('button', { name: 'Manage Subscription' }));
-    expect(await screen.findByText('Failed to open billing portal')).toBeTruthy();
-    expect(assign).not.toHaveBeenCalled();
-    expect(open).not.toHaveBeenCalled();
+    expect(assign).toHaveBeenCalledWith('/profile/billing-portal');
+  });
+
+  it("the billing-portal page asks for one portal session and goes there in place of itself", async () => {
+    subscriber(trial);
+    fakeSupabase.onFunction('customer-portal', () => ({ data: { url: PORTAL_URL }, error: null }));
+    const replace = vi.spyOn(pageNavigation, 'replace').mockImplementation(() => {});
+    renderBilling('/profile/billing-portal');
+    expect(await screen.findByRole('heading', { name: 'Opening your billing portal…' })).toBeTruthy();
+    await waitFor(() => expect(replace).toHaveBeenCalledWith(PORTAL_URL));
+    expect(fakeSupabase.functionCalls.filter((call) => call.name === 'customer-portal')).toHaveLength(1);
+  });
+
+  it("the billing-portal page says 'Failed to open billing portal' in our words, and tries again on request", async () => {
+    subscriber(trial);
+    fakeSupabase.onFunction('customer-portal', () => functionError(404, 'no_billing_account', 'You have no billing account yet; start a subscription first'));
+    const replace = vi.spyOn(pageNavigation, 'replace').mockImplementation(() => {});
+    renderBilling('/profile/billing-portal');
+    expect(await screen.findByRole('heading', { name: 'Failed to open billing portal' })).toBeTruthy();
+    expect(screen.getByTestId('portal-failure').textContent).toBe('You have no billing account yet. Start a subscription first.');
+    expect(screen.queryByText(/start a subscription first$/)).toBeNull();
+    expect(screen.getByRole('link', { name: 'Back to your profile' }).getAttribute('href')).toBe('/profile');
+    fakeSupabase.onFunction('customer-portal', () => ({ data: { url: PORTAL_URL }, error: null }));
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(replace).toHaveBeenCalledWith(PORTAL_URL));
   });
 
   it('cancels at the period end: the notice is kept in session storage, and the page reloads after the 5 s countdown', async () => {
@@ -145,9 +168,9 @@ describe('Subscription Plan on /profile', () => {
     expect(fakeSupabase.functionCalls.filter((call) => call.name === 'cancel-subscription')).toEqual([{ name: 'cancel-subscription', body: { immediate: false } }]);
     expect(within(countdown).getByText(/This page refreshes in \d s to show your plan\./)).toBeTruthy();
     expect(within(countdown).getByRole('button', { name: 'Stay here' })).toBeTruthy();
-    expect(await screen.findByText('You keep full access until 1 Dec 2026.')).toBeTruthy();
+    expect(await screen.findByText('You keep full access until Dec 1, 2026.')).toBeTruthy();
     expect(storedNotice()).toEqual({ scheduled: true, endDate: TRIAL_END, immediate: false });
-    expect((await screen.findByTestId('cancel-notice')).textContent).toBe('Your subscription is set to cancel on 1 Dec 2026. You keep full access until then.');
+    expect((await screen.findByTestId('cancel-notice')).textContent).toBe('Your subscription is set to cancel on Dec 1, 2026. You keep full access until then.');
 
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1), { timeout: 8000 });
   }, 15_000);
@@ -230,7 +253,7 @@ describe('the cancellation notice', () => {
     // Cancelled in the portal, in the other tab.
     answer = planAnswer({ subscribed: true, ...trial, cancel_at_period_end: true });
     act(() => void document.dispatchEvent(new Event('visibilitychange')));
-    expect((await screen.findByTestId('cancel-notice')).textContent).toBe('Your subscription is set to cancel on 1 Dec 2026. You keep full access until then.');
+    expect((await screen.findByTestId('cancel-notice')).textContent).toBe('Your subscription is set to cancel on Dec 1, 2026. You keep full access until then.');
     expect(storedNotice()).toEqual({ scheduled: true, endDate: TRIAL_END, immediate: false });
   });
 

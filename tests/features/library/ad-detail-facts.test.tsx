@@ -41,7 +41,7 @@ describe('the ad detail’s facts', () => {
     const facts = await screen.findByRole('region', { name: 'Ad facts' });
     expect(within(facts).getByTestId('ad-running-days').textContent).toBe('Running 94 days');
     expect(within(facts).getByText('Still running')).toBeTruthy();
-    expect(within(facts).getByText('First seen 24 Aug 2026')).toBeTruthy();
+    expect(within(facts).getByText('First seen Aug 24, 2026')).toBeTruthy();
     const platforms = within(facts).getByRole('list', { name: 'Platforms' });
     expect(within(platforms).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Meta', 'Instagram', 'TikTok']);
     expect(within(facts).getByText('Glow that survives a Monday')).toBeTruthy();
@@ -70,7 +70,7 @@ describe('the ad detail’s facts', () => {
     expect(screen.getByText('This ad is for members')).toBeTruthy();
     expect(within(facts).getByTestId('ad-running-days').textContent).toBe('Running 1 day');
     expect(within(facts).queryByText('Still running')).toBeNull();
-    expect(within(facts).getByText('Seen 1 Jan 2026 – 1 Jan 2026')).toBeTruthy();
+    expect(within(facts).getByText('Seen Jan 1, 2026 – Jan 1, 2026')).toBeTruthy();
     expect(within(facts).queryByRole('list', { name: 'Platforms' })).toBeNull();
     expect(within(facts).queryByText('Hook', { selector: 'dt' })).toBeNull();
     expect(within(facts).queryByRole('link')).toBeNull();

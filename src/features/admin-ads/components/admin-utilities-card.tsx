@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import { useTagAdsOfDay, yesterdayUtc } from '../api/tag-ads-of-day.ts';
 import { errorTextOf } from '../../../lib/api-error.ts';
+import { formatDay } from '../../../lib/formatting.ts';
 
 const T = ADMIN_TEXTS.adminUtilities;
 
@@ -16,7 +17,7 @@ export function AdminUtilitiesCard() {
     event.preventDefault();
     if (!day || tag.isPending) return;
     tag.mutate(day, {
-      onSuccess: (result) => toast.success(T.toasts.success, { description: result.message }),
+      onSuccess: (result) => toast.success(T.toasts.success, { description: T.toasts.tagged(result.tagged, formatDay(day)) }),
       onError: (error) => toast.error(T.toasts.failed, { description: errorTextOf(error) }),
     });
   };

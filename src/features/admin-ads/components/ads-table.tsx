@@ -1,5 +1,6 @@
 import { Fragment, useEffect, useRef, useState, type RefObject } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
+import { formatDate } from '../../../lib/formatting.ts';
 import { adImageUrl } from '../../../lib/image-urls.ts';
 import { ADMIN_TEXTS } from '../../../lib/admin-texts.ts';
 import type { AdminAd } from '../api/get-admin-ads.ts';
@@ -17,11 +18,6 @@ const COLUMN_COUNT = 13;
 
 const cellSelect =
   'h-8 w-full min-w-[8rem] rounded-lg border border-neutral-200 bg-white px-2 text-[13px] text-neutral-900 focus-visible:border-neutral-950 focus-visible:outline-none';
-
-/** 'Nov 21, 2026', in the admin's own time zone. */
-export function formatCreated(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-}
 
 interface AdsTableProps {
   ads: AdminAd[];
@@ -109,7 +105,7 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
                 <td className="px-3 py-2">
                   <input
                     type="checkbox"
-                    aria-label={T.selectAd(ad.brand_name, formatCreated(ad.created_at))}
+                    aria-label={T.selectAd(ad.brand_name, formatDate(ad.created_at))}
                     checked={selected.has(ad.id)}
                     onChange={() => onToggle(ad.id)}
                     className="h-4 w-4 accent-neutral-950"
@@ -124,7 +120,7 @@ export function AdsTable({ ads, selected, onToggle, onToggleAll, brands, categor
                 </td>
                 <FactCells facts={ad.facts} />
                 <td className="px-3 py-2 whitespace-nowrap text-neutral-600 tabular-nums">
-                  <time dateTime={ad.created_at}>{formatCreated(ad.created_at)}</time>
+                  <time dateTime={ad.created_at}>{formatDate(ad.created_at)}</time>
                 </td>
                 <td className={`px-3 py-2 ${STICKY_ACTIONS} bg-white`}>
                   <div className="flex justify-end gap-1">
@@ -255,7 +251,7 @@ function EditRow({ ad, selected, onToggle, brands, categories, types, saving, on
   return (
     <tr data-testid="admin-ad-row" data-ad-id={ad.id} data-editing="true" className="bg-amber-50/50">
       <td className="px-3 py-2">
-        <input type="checkbox" aria-label={T.selectAd(ad.brand_name, formatCreated(ad.created_at))} checked={selected} onChange={onToggle} className="h-4 w-4 accent-neutral-950" />
+        <input type="checkbox" aria-label={T.selectAd(ad.brand_name, formatDate(ad.created_at))} checked={selected} onChange={onToggle} className="h-4 w-4 accent-neutral-950" />
       </td>
       <PreviewCell ad={ad} onViewImage={onViewImage} />
       <td className="px-3 py-2">
@@ -291,7 +287,7 @@ function EditRow({ ad, selected, onToggle, brands, categories, types, saving, on
       </td>
       <FactCells facts={ad.facts} />
       <td className="px-3 py-2 whitespace-nowrap text-neutral-600 tabular-nums">
-        <time dateTime={ad.created_at}>{formatCreated(ad.created_at)}</time>
+        <time dateTime={ad.created_at}>{formatDate(ad.created_at)}</time>
       </td>
       <td className={`px-3 py-2 ${STICKY_ACTIONS} bg-amber-50`}>
         <div className="flex justify-end gap-1">

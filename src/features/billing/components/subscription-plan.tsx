@@ -7,8 +7,7 @@ import { BILLING_TEXTS } from '../../../lib/billing-texts.ts';
 import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
 import { periodEndIso } from '../api/check-subscription.ts';
 import { useCancelSubscription } from '../api/cancel-subscription.ts';
-import { BillingFunctionError } from '../api/function-error.ts';
-import { useOpenCustomerPortal } from '../api/open-customer-portal.ts';
+import { openCustomerPortalInNewTab } from '../api/open-customer-portal.ts';
 import { useCancelNotice } from '../hooks/use-cancel-notice.ts';
 import { useEntitlement } from '../hooks/use-entitlement.tsx';
 import { CancelCountdownDialog } from './cancel-countdown-dialog.tsx';
@@ -17,17 +16,9 @@ import { UpgradePlanButton } from './upgrade-plan-button.tsx';
 
 const FREE_TIERS = new Set(['Free', 'Free Trial']);
 
-/** Our sentence for a portal that did not open: the function's code says why, never its own text. */
-function portalFailureText(error: unknown): string {
-  const code = error instanceof BillingFunctionError ? error.code : null;
-  if (code === 'no_billing_account') return BILLING_TEXTS.billing.toasts.portalFailed.noBillingAccount;
-  if (code === 'not_authenticated') return BILLING_TEXTS.billing.toasts.portalFailed.signedOut;
-  return BILLING_TEXTS.billing.toasts.portalFailed.description;
-}
-
 /**
  * The plan as check-subscription reports it: tier, 'Expires' or 'Next Billing',
- * the cancellation notice, Manage Subscription (Stripe's portal, in this tab)
+ * the cancellation notice, Manage Subscription (Stripe's portal, in a new tab)
  * and cancelling, or Upgrade Plan for those without a subscription.
  */
 export function SubscriptionPlan() {
@@ -36,7 +27,6 @@ export function SubscriptionPlan() {
   const { user } = useSession();
   const entitlement = useEntitlement();
   const { notice, remember, status } = useCancelNotice();
-  const portal = useOpenCustomerPortal();
   const cancel = useCancelSubscription();
   const [confirmOpen, setConfirmOpen] = useState(false);
   const [countdown, setCountdown] = useState<'scheduled' | 'immediate' | null>(null);
@@ -51,11 +41,6 @@ export function SubscriptionPlan() {
   const trialEnd = plan?.trial_end ?? null;
   const shownTier = trialEnd && plan?.plan ? plan.plan : tier;
   const nextCharge = plan?.next_charge && plan.next_charge.currency.toLowerCase() === 'eur' ? plan.next_charge : null;
-
-  const openPortal = () =>
-    portal.mutate(undefined, {
-      onError: (error) => toast.error(B.toasts.portalFailed.title, { description: portalFailureText(error) }),
-    });
 
   const cancelSubscription = (immediate: boolean) =>
     cancel.mutate(
@@ -119,8 +104,8 @@ export function SubscriptionPlan() {
         <div className="flex flex-wrap gap-2">
           {manageable && (
             <>
-              <Button variant="outline" disabled={portal.isPending} onClick={openPortal}>
-                {portal.isPending ? B.openingPortal : B.manage}
+              <Button variant="outline" onClick={openCustomerPortalInNewTab}>
+                {B.manage}
               </Button>
               <Button variant="ghost" className="text-red-700 hover:bg-red-50 hover:text-red-800" onClick={() => setConfirmOpen(true)}>
                 {B.cancel}
