@@ -134,11 +134,15 @@ export interface DemoProduct {
   shape: ProductShape;
 }
 
+/** A benefit line, or one that states an offer and its kind. */
+export type DemoBenefit = string | { line: string; offer: DemoPromotionKind };
+
 export interface CategoryCopy {
   products: readonly DemoProduct[];
   /** {product} is replaced by the product's name. */
   headlines: readonly string[];
-  benefits: readonly string[];
+  /** A benefit or proof line; one that promises an offer says which (the ad's offer fact follows it). */
+  benefits: readonly DemoBenefit[];
   quotes: readonly string[];
   before: string;
   after: string;
@@ -200,7 +204,7 @@ export const CATEGORY_COPY: Record<DemoCategory, CategoryCopy> = {
     benefits: [
       'Third-party tested',
       'No sugar · No fillers · Vegan',
-      'Subscribe & save 20%',
+      { line: 'Subscribe & save 20%', offer: 'discount' },
       'Made in a GMP-certified facility',
       '30-day money-back guarantee',
     ],
@@ -266,7 +270,7 @@ export const CATEGORY_COPY: Record<DemoCategory, CategoryCopy> = {
     benefits: [
       'Clean-burning soy wax · 60-hour burn',
       'Hand-poured in small batches',
-      'Free shipping over 50',
+      { line: 'Free shipping over 50', offer: 'free_shipping' },
       'Non-toxic, always',
       'Ships in plastic-free packaging',
     ],
@@ -300,7 +304,7 @@ export const CATEGORY_COPY: Record<DemoCategory, CategoryCopy> = {
       'Vet formulated · Human-grade',
       'No fillers, no by-products',
       'Made with real salmon',
-      'Your first bag is on us',
+      { line: 'Your first bag is on us', offer: 'discount' },
       'Loved by 80,000 pets',
     ],
     quotes: [
@@ -334,7 +338,7 @@ export const CATEGORY_COPY: Record<DemoCategory, CategoryCopy> = {
       'Organic · Fair trade',
       'Skip, pause or cancel anytime',
       'Ceremonial grade, stone-ground',
-      'Free shipping on subscriptions',
+      { line: 'Free shipping on subscriptions', offer: 'free_shipping' },
     ],
     quotes: [
       'I stopped going to coffee shops.',
@@ -366,7 +370,7 @@ export const CATEGORY_COPY: Record<DemoCategory, CategoryCopy> = {
       'Third-party tested for sport',
       '25 g protein per scoop',
       'No artificial sweeteners',
-      'Free shaker with first order',
+      { line: 'Free shaker with first order', offer: 'bundle' },
       'Mixes clean, no clumps',
     ],
     quotes: [
@@ -400,7 +404,7 @@ export const CATEGORY_COPY: Record<DemoCategory, CategoryCopy> = {
       'Clinically shown to reduce breakage',
       'For every hair type',
       'Vegan & cruelty-free',
-      'Free travel size with every order',
+      { line: 'Free travel size with every order', offer: 'bundle' },
     ],
     quotes: [
       'My hair feels like it did at 18.',
@@ -432,7 +436,7 @@ export const CATEGORY_COPY: Record<DemoCategory, CategoryCopy> = {
       '100-night trial',
       'Cooling, breathable fabric',
       'Melatonin-free formula',
-      'Free shipping & returns',
+      { line: 'Free shipping & returns', offer: 'free_shipping' },
       'Designed with sleep scientists',
     ],
     quotes: [
@@ -496,7 +500,7 @@ export const CATEGORY_COPY: Record<DemoCategory, CategoryCopy> = {
     ],
     benefits: [
       '14k gold vermeil · Hypoallergenic',
-      'Free engraving',
+      'Engraving on request',
       'Lifetime warranty',
       'Recycled gold & silver',
       'Gift-ready packaging',
@@ -531,7 +535,7 @@ export const CATEGORY_COPY: Record<DemoCategory, CategoryCopy> = {
       'Lifetime warranty',
       'Fast charging · 30W',
       'Drop protection you can trust',
-      'Free shipping over 35',
+      { line: 'Free shipping over 35', offer: 'free_shipping' },
       '2-year warranty',
     ],
     quotes: [
@@ -545,6 +549,17 @@ export const CATEGORY_COPY: Record<DemoCategory, CategoryCopy> = {
   },
 };
 
+/**
+ * What an ad's offer fact (public.ads.offer) can be. A gift with the order
+ * counts as a bundle: something more comes in the box for the same money.
+ */
+export type DemoOfferKind = 'discount' | 'free_shipping' | 'bundle' | 'none';
+export type DemoPromotionKind = Exclude<DemoOfferKind, 'none'>;
+
+/** The pills an Offer creative draws above its figure, true for those that set a time limit. */
+export const OFFER_PILLS = { 'LIMITED TIME': true, 'THIS WEEK ONLY': true, 'TODAY ONLY': true, 'WHILE STOCKS LAST': true, 'NEW CUSTOMERS': false } as const;
+export type OfferPill = keyof typeof OFFER_PILLS;
+
 export interface DemoOffer {
   line: string;
   badge: string;
@@ -553,21 +568,29 @@ export interface DemoOffer {
   figureCaption: string;
   tag: DemoTag;
   cta: string;
+  /** The offer fact every word of it states; 'none' for news that promises no saving (a badge, never an Offer creative). */
+  kind: DemoOfferKind;
+  /** The pills that fit it on an Offer creative; empty for news. */
+  pills: readonly OfferPill[];
 }
 
 export const OFFERS: readonly DemoOffer[] = [
-  { line: '20% off your first order', badge: '20% OFF', figure: '20%', figureCaption: 'OFF YOUR FIRST ORDER', tag: 'Discount', cta: 'Claim 20% Off' },
-  { line: 'Buy 2, get 1 free', badge: 'BUY 2 GET 1', figure: '3 for 2', figureCaption: 'MIX & MATCH', tag: 'Bundle', cta: 'Build Your Bundle' },
-  { line: 'Free shipping on every order', badge: 'FREE SHIPPING', figure: 'FREE', figureCaption: 'SHIPPING, ALWAYS', tag: 'Free Shipping', cta: 'Shop Now' },
-  { line: 'Save 25% when you subscribe', badge: 'SAVE 25%', figure: '25%', figureCaption: 'OFF EVERY DELIVERY', tag: 'Subscription', cta: 'Subscribe & Save' },
-  { line: 'Bundle & save up to 30%', badge: 'UP TO 30% OFF', figure: '30%', figureCaption: 'OFF BUNDLES', tag: 'Bundle', cta: 'Shop Bundles' },
-  { line: 'New: limited edition drop', badge: 'NEW', figure: 'NEW', figureCaption: 'LIMITED EDITION', tag: 'Limited Edition', cta: 'Shop the Drop' },
-  { line: 'Free gift with orders over 60', badge: 'FREE GIFT', figure: 'GIFT', figureCaption: 'FREE WITH ORDERS OVER 60', tag: 'Free Gift', cta: 'Get Yours' },
-  { line: 'Try it risk-free for 30 days', badge: '30-DAY TRIAL', figure: '30', figureCaption: 'DAYS RISK-FREE', tag: 'Risk-Free', cta: 'Try It Today' },
-  { line: 'Back in stock, selling fast', badge: 'BACK IN STOCK', figure: 'BACK', figureCaption: 'IN STOCK, SELLING FAST', tag: 'Bestseller', cta: 'Shop Now' },
-  { line: '15% off with code HELLO15', badge: '15% OFF', figure: '15%', figureCaption: 'OFF WITH CODE HELLO15', tag: 'Discount', cta: 'Shop Now' },
+  { line: '20% off your first order', badge: '20% OFF', figure: '20%', figureCaption: 'OFF YOUR FIRST ORDER', tag: 'Discount', cta: 'Claim 20% Off', kind: 'discount', pills: ['LIMITED TIME', 'THIS WEEK ONLY', 'NEW CUSTOMERS'] },
+  { line: 'Buy 2, get 1 free', badge: 'BUY 2 GET 1', figure: '3 for 2', figureCaption: 'MIX & MATCH', tag: 'Bundle', cta: 'Build Your Bundle', kind: 'bundle', pills: ['LIMITED TIME', 'THIS WEEK ONLY', 'TODAY ONLY'] },
+  { line: 'Free shipping on every order', badge: 'FREE SHIPPING', figure: 'FREE', figureCaption: 'SHIPPING ON EVERY ORDER', tag: 'Free Shipping', cta: 'Shop Now', kind: 'free_shipping', pills: ['LIMITED TIME', 'THIS WEEK ONLY', 'TODAY ONLY'] },
+  { line: 'Save 25% when you subscribe', badge: 'SAVE 25%', figure: '25%', figureCaption: 'OFF EVERY DELIVERY', tag: 'Subscription', cta: 'Subscribe & Save', kind: 'discount', pills: ['NEW CUSTOMERS', 'LIMITED TIME'] },
+  { line: 'Bundle & save up to 30%', badge: 'BUNDLE & SAVE', figure: '30%', figureCaption: 'OFF BUNDLES', tag: 'Bundle', cta: 'Shop Bundles', kind: 'bundle', pills: ['LIMITED TIME', 'THIS WEEK ONLY'] },
+  { line: 'New: limited edition drop', badge: 'NEW', figure: 'NEW', figureCaption: 'LIMITED EDITION', tag: 'Limited Edition', cta: 'Shop the Drop', kind: 'none', pills: [] },
+  { line: 'Free gift with orders over 60', badge: 'FREE GIFT', figure: 'GIFT', figureCaption: 'FREE WITH ORDERS OVER 60', tag: 'Free Gift', cta: 'Get Yours', kind: 'bundle', pills: ['LIMITED TIME', 'WHILE STOCKS LAST'] },
+  { line: 'Try it risk-free for 30 days', badge: '30-DAY TRIAL', figure: '30', figureCaption: 'DAYS RISK-FREE', tag: 'Risk-Free', cta: 'Try It Today', kind: 'none', pills: [] },
+  { line: 'Back in stock, selling fast', badge: 'BACK IN STOCK', figure: 'BACK', figureCaption: 'IN STOCK, SELLING FAST', tag: 'Bestseller', cta: 'Shop Now', kind: 'none', pills: [] },
+  { line: '15% off with code HELLO15', badge: '15% OFF', figure: '15%', figureCaption: 'OFF WITH CODE HELLO15', tag: 'Discount', cta: 'Shop Now', kind: 'discount', pills: ['NEW CUSTOMERS', 'TODAY ONLY'] },
 ];
 
+/** The offers an Offer creative can lead with: a saving, not news. */
+export const PROMOTIONS: readonly DemoOffer[] = OFFERS.filter((offer) => offer.kind !== 'none');
+
+/** Every Black Friday offer is a discount and says nothing of another kind of offer. */
 export interface BlackFridayOffer {
   headline: string;
   figure: string;
@@ -578,8 +601,8 @@ export const BLACK_FRIDAY_OFFERS: readonly BlackFridayOffer[] = [
   { headline: 'Our biggest sale of the year', figure: '50% OFF', caption: 'UP TO, SITEWIDE' },
   { headline: 'Everything. Everywhere. On sale.', figure: '40% OFF', caption: 'SITEWIDE' },
   { headline: 'The only sale we run all year', figure: '30% OFF', caption: 'EVERYTHING' },
-  { headline: 'Stock up before it is gone', figure: '35% OFF', caption: '+ FREE GIFT' },
-  { headline: 'Early access is live', figure: '45% OFF', caption: 'BUNDLES & SETS' },
+  { headline: 'Stock up before it is gone', figure: '35% OFF', caption: 'ON ALL ORDERS' },
+  { headline: 'Early access is live', figure: '45% OFF', caption: 'ON GIFT SETS' },
   { headline: 'Doorbusters, all weekend', figure: '60% OFF', caption: 'SELECT BESTSELLERS' },
 ];
 

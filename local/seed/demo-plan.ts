@@ -1,7 +1,12 @@
 /**
  * What the demo library holds, decided before anything is rendered: for each
  * ad its brand, product, format, look, copy, tags, boards and date. All of it
- * comes from the content seed, so two databases get the same library.
+ * comes from the content seed, so two databases get the same library. Every
+ * fact is derived here from what the ad is (its type from its look, its
+ * format from its look and its video, its offer from what its creative and
+ * copy promise, its hook from both, its dates from when it was added and, on
+ * the Black Friday board, from the sale), so the facts never contradict the
+ * creative; tests/local/demo-plan-consistency.test.ts reads every ad back.
  */
 import {
   BLACK_FRIDAY_FOOTNOTES,
@@ -9,9 +14,12 @@ import {
   CALLS_TO_ACTION,
   CATEGORY_COPY,
   DEMO_BRANDS,
+  OFFER_PILLS,
   OFFERS,
+  PROMOTIONS,
   type DemoHook,
   type DemoOffer,
+  type DemoOfferKind,
   type DemoProduct,
   REVIEWERS,
   UGC_HOOKS,
@@ -40,6 +48,8 @@ type Format = (typeof DEMO_FORMATS)[number];
 /** How far back the library reaches. */
 export const DEMO_SPAN_DAYS = 425;
 const DAY_MS = 86_400_000;
+const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
+const startOfDay = (time: number) => Math.floor(time / DAY_MS) * DAY_MS;
 
 export interface AdPlan {
   index: number;
@@ -76,8 +86,14 @@ export interface DemoVideoPlan {
   motion: 'zoom-in' | 'zoom-out' | 'pan';
 }
 
-/** One ad in this many (not a carousel, not on the Black Friday board) is a video: 30 or so of the 640 demo ads. */
-export const DEMO_VIDEO_EVERY = 16;
+/**
+ * One ad in this many is a video (32 of the 640 demo ads), spread evenly over
+ * the ads a video can be: of a type a video can have (VIDEO_TYPES), not on the
+ * Black Friday board, not one of a near-duplicate pair.
+ */
+export const DEMO_VIDEO_EVERY = 20;
+/** Static and Carousel are image-only types; an untyped ad says nothing of its motion, so it stays an image. */
+export const VIDEO_TYPES: ReadonlySet<DemoType> = new Set<DemoType>(['UGC', 'Testimonial', 'Before/After', 'Offer']);
 
 /** The fact columns of one demo ad, as the table takes them (dates YYYY-MM-DD, UTC). */
 export interface DemoAdFacts {
@@ -91,7 +107,7 @@ export interface DemoAdFacts {
   primary_text: string;
   headline: string;
   call_to_action: string;
-  offer: 'discount' | 'free_shipping' | 'bundle' | 'none';
+  offer: DemoOfferKind;
   hook: DemoHook;
   language: string;
   country: string;
@@ -115,6 +131,17 @@ const TYPE_WEIGHTS: readonly (readonly [DemoType, number])[] = [
   ['Offer', 18],
 ];
 
+/** The angles each look's creative can carry; a creative that leads with an offer takes its offer's hook instead. */
+const ANGLE_HOOKS: Record<CreativeLook, readonly DemoHook[]> = {
+  hero: ['Founder story', 'Problem/solution', 'Comparison'],
+  ugc: ['Unboxing', 'Social proof', 'Testimonial'],
+  testimonial: ['Testimonial', 'Social proof'],
+  'before-after': ['Before/after', 'Problem/solution'],
+  carousel: ['Comparison', 'Founder story'],
+  offer: [],
+  'black-friday': [],
+};
+
 const FORMAT_WEIGHTS: readonly (readonly [Format, number])[] = DEMO_FORMATS.map((format) => [format, { '1:1': 28, '4:5': 40, '9:16': 20, '1.91:1': 12 }[format.ratio]] as const);
 
 /** The Friday after the fourth Thursday of November, at noon UTC. */
@@ -124,7 +151,12 @@ export function blackFridayOf(year: number): Date {
   return new Date(Date.UTC(year, 10, firstThursday + 21 + 1, 12));
 }
 
-/** The Black Friday sale periods (three weeks before to Cyber Monday) inside the library's span. */
+/** The last day (UTC midnight) a Black Friday ad of that year is seen: the Tuesday after Cyber Monday. */
+function saleEndOf(year: number): number {
+  return startOfDay(blackFridayOf(year).getTime()) + 4 * DAY_MS;
+}
+
+/** The Black Friday sale periods (three weeks before to the Tuesday after Cyber Monday) inside the library's span. */
 function blackFridayWindows(now: Date): [number, number][] {
   const start = now.getTime() - DEMO_SPAN_DAYS * DAY_MS;
   const end = now.getTime() - 3_600_000;
@@ -160,23 +192,15 @@ function tagsFor(plan: { look: CreativeLook; type: DemoType | null; offerTag: De
 /** The longest and shortest runs the demo library shows. */
 export const DEMO_RUNNING_DAYS = { min: 3, max: 400 } as const;
 
-const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 const slug = (text: string) => text.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
-/** The button's words as one of the table's calls to action. */
+/** The button's words as one of the table's calls to action: only a button that names a saving asks to get an offer. */
 function callToActionOf(cta: string): string {
-  if (/^(Get|Claim)/.test(cta)) return 'get_offer';
+  if (/^Claim\b/.test(cta) || cta === 'Get the Deal') return 'get_offer';
   if (cta === 'Order Now' || cta === 'Try It Today') return 'order_now';
   if (cta === 'Learn More') return 'learn_more';
   if (cta.startsWith('Subscribe')) return 'subscribe';
   return 'shop_now';
-}
-
-function offerOf(offer: DemoOffer): DemoAdFacts['offer'] {
-  if (offer.tag === 'Discount' || offer.tag === 'Subscription') return 'discount';
-  if (offer.tag === 'Bundle') return 'bundle';
-  if (offer.tag === 'Free Shipping') return 'free_shipping';
-  return 'none';
 }
 
 // prettier-ignore
@@ -188,55 +212,87 @@ const PLATFORMS_BY_RATIO: Record<string, readonly (readonly [string[], number])[
 
 const COUNTRIES: readonly (readonly [string, number])[] = [['US', 55], ['GB', 18], ['CA', 10], ['AU', 10], ['IE', 4], ['NZ', 3]];
 
+/** What an ad promises, decided once in the plan: its creative, its copy and its offer fact all follow it. */
+interface OfferPlan {
+  /** The offer fact. */
+  kind: DemoOfferKind;
+  /** The saving the creative leads with (an Offer creative's figure, a hero's badge), null when it leads with none or is a Black Friday ad. */
+  promotion: DemoOffer | null;
+}
+
 /**
- * The facts of one ad: its copy is the creative's, its dates run from a few
- * days before it was added for 3 to 400 days (to the day of seeding when it is
- * still running), its landing page is on the brand's own domain.
+ * The seen dates of one ad: first seen up to six days before it was added,
+ * last seen on or after that day, 3 to 400 days in all; a running ad was last
+ * seen today, an ended one before today. A Black Friday ad is seen only in its
+ * sale: by the Tuesday after Cyber Monday at the latest, so it runs a few days
+ * to a few weeks.
+ */
+function seenDates(plan: { createdAt: Date; now: Date; blackFriday: boolean }, random: SeededRandom): Pick<DemoAdFacts, 'first_seen' | 'last_seen' | 'still_running'> {
+  const { min, max } = DEMO_RUNNING_DAYS;
+  const today = startOfDay(plan.now.getTime());
+  const added = startOfDay(plan.createdAt.getTime());
+  const saleEnd = plan.blackFriday ? saleEndOf(plan.createdAt.getUTCFullYear()) : Infinity;
+  const firstSeen = Math.min(added - random.int(0, 6) * DAY_MS, today - (min - 1) * DAY_MS, saleEnd - (min - 1) * DAY_MS);
+  const earliestEnd = Math.max(added, firstSeen + (min - 1) * DAY_MS);
+  const latestEnd = Math.min(firstSeen + (max - 1) * DAY_MS, today - DAY_MS, saleEnd);
+  const mayRun = today - firstSeen < max * DAY_MS && today <= saleEnd;
+  // With no day left to have ended on (added today or yesterday), it is still running.
+  const stillRunning = mayRun && (earliestEnd > latestEnd || random.chance(plan.blackFriday ? 0.5 : 0.4));
+  if (!stillRunning && earliestEnd > latestEnd) throw new Error(`No run fits an ad added ${isoDay(added)}`);
+  const lastSeen = stillRunning ? today : earliestEnd + Math.floor(((latestEnd - earliestEnd) / DAY_MS + 1) * random.next() ** 1.6) * DAY_MS;
+  return { first_seen: isoDay(firstSeen), last_seen: isoDay(lastSeen), still_running: stillRunning };
+}
+
+/**
+ * The hook: a creative that leads with a saving takes its offer's hook (a
+ * discount's, a bundle's, or the time limit the creative states); any other
+ * takes one of its look's angles.
+ */
+function hookOf(look: CreativeLook, spec: CreativeSpec, offer: OfferPlan, random: SeededRandom): DemoHook {
+  const hooks: DemoHook[] = [];
+  if (look === 'black-friday' || offer.promotion) {
+    if (look === 'black-friday' || (look === 'offer' && spec.pill && OFFER_PILLS[spec.pill])) hooks.push('Limited time');
+    if (offer.kind === 'discount') hooks.push('Discount');
+    if (offer.kind === 'bundle') hooks.push('Bundle value');
+  }
+  const choices = hooks.length > 0 ? hooks : ANGLE_HOOKS[look];
+  if (choices.length === 0) throw new Error(`No hook fits a ${look} creative with offer ${offer.kind}`);
+  return random.pick(choices);
+}
+
+/**
+ * The facts of one ad: its copy is the creative's, its offer what the
+ * creative and copy promise, its dates those of seenDates, its landing page
+ * on the brand's own domain (a bundle offer's on its bundles page).
  */
 function planFacts(
-  plan: { brand: DemoBrand; product: DemoProduct; spec: CreativeSpec; look: CreativeLook; offer: DemoOffer; ratio: string; createdAt: Date; now: Date },
+  plan: { brand: DemoBrand; product: DemoProduct; spec: CreativeSpec; look: CreativeLook; offer: OfferPlan; ratio: string; createdAt: Date; now: Date; blackFriday: boolean },
   random: SeededRandom,
 ): DemoAdFacts {
-  const { brand, product, spec, look, ratio } = plan;
-  const offered = look === 'black-friday' ? 'discount' : look === 'offer' || spec.badge ? offerOf(plan.offer) : 'none';
-  const hook: DemoHook =
-    look === 'black-friday' ? random.pick(['Limited time', 'Discount'] as const)
-    : offered === 'bundle' ? 'Bundle value'
-    : offered !== 'none' ? random.pick(['Discount', 'Limited time'] as const)
-    : look === 'testimonial' ? random.pick(['Testimonial', 'Social proof'] as const)
-    : look === 'before-after' ? random.pick(['Before/after', 'Problem/solution'] as const)
-    : look === 'ugc' ? random.pick(['Unboxing', 'Social proof', 'Testimonial'] as const)
-    : look === 'carousel' ? random.pick(['Comparison', 'Bundle value', 'Founder story'] as const)
-    : random.pick(['Founder story', 'Problem/solution', 'Comparison', 'Social proof'] as const);
+  const { brand, product, spec, look, ratio, offer } = plan;
+  const hook = hookOf(look, spec, offer, random);
   const platforms = random.weighted(PLATFORMS_BY_RATIO[ratio] ?? PLATFORMS_BY_RATIO.upright!);
-
-  // Seen from a few days before it was added; never a run shorter than 3 days or longer than 400.
-  const today = Date.UTC(plan.now.getUTCFullYear(), plan.now.getUTCMonth(), plan.now.getUTCDate());
-  const added = Date.UTC(plan.createdAt.getUTCFullYear(), plan.createdAt.getUTCMonth(), plan.createdAt.getUTCDate());
-  const firstSeen = Math.min(added - random.int(0, 6) * DAY_MS, today - (DEMO_RUNNING_DAYS.min - 1) * DAY_MS);
-  const daysToToday = Math.round((today - firstSeen) / DAY_MS) + 1;
-  const stillRunning = daysToToday <= DEMO_RUNNING_DAYS.max && random.chance(look === 'black-friday' ? 0.05 : 0.4);
-  const longest = Math.min(DEMO_RUNNING_DAYS.max, daysToToday);
-  const runningDays = stillRunning ? daysToToday : DEMO_RUNNING_DAYS.min + Math.floor((longest - DEMO_RUNNING_DAYS.min + 1) * random.next() ** 1.6);
-  const lastSeen = stillRunning ? today : firstSeen + (runningDays - 1) * DAY_MS;
+  const dates = seenDates(plan, random);
 
   const domain = `${brand.name.toLowerCase().replace(/[^a-z0-9]/g, '')}.com`;
-  const path = offered === 'bundle' ? '/collections/bundles' : `/products/${slug(product.name)}`;
+  const path = offer.promotion?.tag === 'Bundle' ? '/collections/bundles' : `/products/${slug(product.name)}`;
   const utm = random.chance(0.5) ? `?utm_source=${platforms[0]}&utm_medium=paid_social&utm_campaign=${slug(spec.headline).slice(0, 40)}` : '';
   const opening = look === 'ugc' ? `${spec.ugc.hook} ${spec.ugc.line}.` : look === 'testimonial' ? `"${spec.quote.text}" (${spec.quote.reviewer})` : `Meet the ${product.name} from ${brand.name}.`;
-  const closing = offered !== 'none' ? (look === 'black-friday' ? `${spec.blackFriday.figure} ${spec.blackFriday.caption.toLowerCase()}. ${spec.blackFriday.footnote}.` : `${plan.offer.line}.`) : random.pick(['Loved by thousands.', 'Free returns within 30 days.', 'Made to last.', 'Ships in 2 days.']);
+  // The closing repeats the saving the creative leads with; an ad that leads with none promises nothing more.
+  const closing =
+    look === 'black-friday' ? `${spec.blackFriday.figure} ${spec.blackFriday.caption.toLowerCase()}. ${spec.blackFriday.footnote}.`
+    : offer.promotion ? `${offer.promotion.line}.`
+    : random.pick(['Loved by thousands.', 'Free returns within 30 days.', 'Made to last.', 'Ships in 2 days.']);
   return {
     platforms,
     placement: ratio !== '9:16' && ratio !== '1.91:1' && random.chance(0.3) ? 'feed' : null,
     format: look === 'carousel' ? 'carousel' : 'single_image',
-    first_seen: isoDay(firstSeen),
-    last_seen: isoDay(lastSeen),
-    still_running: stillRunning,
+    ...dates,
     landing_url: `https://${domain}${path}${utm}`,
     primary_text: `${opening} ${spec.subline}. ${closing}`,
     headline: spec.headline,
     call_to_action: callToActionOf(spec.cta),
-    offer: offered,
+    offer: offer.kind,
     hook,
     language: 'en',
     country: random.weighted(COUNTRIES),
@@ -288,6 +344,26 @@ function withNearDuplicates(plans: AdPlan[]): AdPlan[] {
   return plans;
 }
 
+/**
+ * One ad in DEMO_VIDEO_EVERY becomes a video, its format fact `video`: the
+ * ads a video can be (VIDEO_TYPES, off the Black Friday board, neither side of
+ * a near-duplicate pair) taken at even steps, newest to oldest. Each video's
+ * length and camera move come from its own stream, so choosing videos changes
+ * nothing else of the library.
+ */
+function withVideos(plans: AdPlan[], root: SeededRandom): AdPlan[] {
+  const paired = new Set(plans.flatMap((plan) => (plan.nearDuplicateOf ? [plan.index, plan.nearDuplicateOf.index] : [])));
+  const candidates = plans.filter((plan) => !plan.blackFriday && plan.type !== null && VIDEO_TYPES.has(plan.type) && !paired.has(plan.index));
+  const count = Math.min(candidates.length, Math.round(plans.length / DEMO_VIDEO_EVERY));
+  const chosen = new Set(Array.from({ length: count }, (_, k) => candidates[Math.floor(((k + 0.5) * candidates.length) / count)]!.index));
+  return plans.map((plan) => {
+    if (!chosen.has(plan.index)) return plan;
+    const random = root.fork(`video:${plan.index}`);
+    const video: DemoVideoPlan = { seconds: random.int(2, 5), fps: 12, motion: random.pick(['zoom-in', 'zoom-out', 'pan'] as const) };
+    return { ...plan, video, facts: { ...plan.facts, format: 'video' } };
+  });
+}
+
 /** The plan of adCount ads, index 0 the newest. */
 export function planDemoLibrary(adCount: number, now: Date, seed = DEMO_CONTENT_SEED): AdPlan[] {
   if (!Number.isInteger(adCount) || adCount < 1) throw new Error(`adCount must be a positive integer, got ${adCount}`);
@@ -325,20 +401,31 @@ export function planDemoLibrary(adCount: number, now: Date, seed = DEMO_CONTENT_
       : random.chance(DEMO_SHARES.untyped) ? null : random.weighted(TYPE_WEIGHTS);
     const look: CreativeLook = isBlackFriday ? 'black-friday' : type ? LOOK_OF_TYPE[type] : 'hero';
     const format = look === 'ugc' ? random.weighted<Format>([[DEMO_FORMATS[2], 6], [DEMO_FORMATS[1], 3], [DEMO_FORMATS[0], 1]]) : random.weighted(FORMAT_WEIGHTS);
-    const offer = random.pick(OFFERS);
+    // An Offer creative leads with a saving; a hero's badge may also be news (NEW, BACK IN STOCK), which promises none.
+    const offer = random.pick(look === 'offer' ? PROMOTIONS : OFFERS);
     const badge = look === 'hero' && random.chance(0.45);
     const bf = random.pick(BLACK_FRIDAY_OFFERS);
+    const promotion = (look === 'offer' || badge) && offer.kind !== 'none' ? offer : null;
+    const headline = isBlackFriday ? bf.headline : random.pick(copy.headlines).replace('{product}', product.name);
+    // A creative that leads with an offer says no other; one that leads with none may promise one in its benefit line.
+    const benefit = random.pick(isBlackFriday || promotion ? copy.benefits.filter((line) => typeof line === 'string') : copy.benefits);
+    const offerPlan: OfferPlan = {
+      kind: isBlackFriday ? 'discount' : promotion ? promotion.kind : typeof benefit === 'string' ? 'none' : benefit.offer,
+      promotion,
+    };
     const spec: CreativeSpec = {
       width: format.width,
       height: format.height,
       brand,
       product,
       look,
-      headline: isBlackFriday ? bf.headline : random.pick(copy.headlines).replace('{product}', product.name),
-      subline: random.pick(copy.benefits),
+      headline,
+      subline: typeof benefit === 'string' ? benefit : benefit.line,
       cta: isBlackFriday ? random.pick(['Shop the Sale', 'Shop Black Friday', 'Get the Deal']) : look === 'offer' ? offer.cta : random.pick(CALLS_TO_ACTION),
       offer,
       badge,
+      // Its own stream, so the pill changes nothing else of the ad.
+      pill: look === 'offer' ? random.fork('pill').pick(offer.pills) : null,
       quote: { text: random.pick(copy.quotes), reviewer: random.pick(REVIEWERS) },
       beforeAfter: { before: copy.before, after: copy.after },
       ugc: { hook: random.pick(UGC_HOOKS), line: random.pick(UGC_LINES), likes: compactCount(random.int(800, 98_000)), comments: compactCount(random.int(40, 3_200)) },
@@ -350,13 +437,7 @@ export function planDemoLibrary(adCount: number, now: Date, seed = DEMO_CONTENT_
           return new Date(from + random.next() * (to - from));
         })()
       : new Date(now.getTime() - (ageOf.get(index) ?? 0));
-    // Its own stream, so choosing videos changes nothing else of the library.
-    const videoRandom = root.fork(`video:${index}`);
-    const video: DemoVideoPlan | null =
-      index % DEMO_VIDEO_EVERY === 5 && look !== 'carousel' && !isBlackFriday
-        ? { seconds: videoRandom.int(2, 5), fps: 12, motion: videoRandom.pick(['zoom-in', 'zoom-out', 'pan'] as const) }
-        : null;
-    const facts = planFacts({ brand, product, spec, look, offer, ratio: format.ratio, createdAt, now }, random.fork('facts'));
+    const facts = planFacts({ brand, product, spec, look, offer: offerPlan, ratio: format.ratio, createdAt, now, blackFriday: isBlackFriday }, random.fork('facts'));
     return {
       index,
       brand,
@@ -367,10 +448,10 @@ export function planDemoLibrary(adCount: number, now: Date, seed = DEMO_CONTENT_
       topPick: topPicks.has(index),
       requiresSubscription: !free.has(index),
       createdAt,
-      facts: video ? { ...facts, format: 'video' } : facts,
-      video,
+      facts,
+      video: null,
       renderRandom: random.fork('render'),
     };
   });
-  return withNearDuplicates(plans);
+  return withVideos(withNearDuplicates(plans), root);
 }

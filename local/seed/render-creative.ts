@@ -6,7 +6,7 @@
  */
 import { normaliseImageText } from '../../src/lib/media/image-text.ts';
 import { contrast, darken, greyscale, isDark, lighten, mix, readableOn } from './colour.ts';
-import type { BlackFridayOffer, DemoBrand, DemoOffer, DemoProduct } from './demo-catalog.ts';
+import type { BlackFridayOffer, DemoBrand, DemoOffer, DemoProduct, OfferPill } from './demo-catalog.ts';
 import { drawProduct, PRODUCT_DEFS, productAspect, type ProductStyle } from './product-shapes.ts';
 import type { SeededRandom } from './seeded-random.ts';
 import { fitText, svgText, svgTextBlock, textWidth, type FontFace } from './text-metrics.ts';
@@ -26,6 +26,8 @@ export interface CreativeSpec {
   offer: DemoOffer;
   /** Hero look: show the offer as a badge on the product. */
   badge: boolean;
+  /** Offer look: the pill above the figure, one of the offer's own (DemoOffer.pills); null on other looks. */
+  pill: OfferPill | null;
   quote: { text: string; reviewer: string };
   beforeAfter: { before: string; after: string };
   ugc: { hook: string; line: string; likes: string; comments: string };
@@ -237,15 +239,24 @@ function heroLook(spec: CreativeSpec, f: Frame, random: SeededRandom): string {
   return svgDocument(f, defs, parts.join(''));
 }
 
-/** Offer: one giant figure on the accent colour. */
-function offerLook(spec: CreativeSpec, f: Frame, random: SeededRandom): string {
+/** An outlined pill of spaced capitals, its top-left or top-centre at (x, top); its height is 2.2 × size. */
+function outlinedPill(x: number, top: number, text: string, size: number, ink: string, stroke: number, anchor: 'start' | 'middle'): string {
+  const width = textWidth(text, 'sansBold', size, size * 0.15) + size * 2.4;
+  const left = anchor === 'middle' ? x - width / 2 : x;
+  return (
+    `<rect x="${left.toFixed(1)}" y="${top.toFixed(1)}" width="${width.toFixed(1)}" height="${(size * 2.2).toFixed(1)}" rx="${(size * 1.1).toFixed(1)}" fill="none" stroke="${ink}" stroke-width="${stroke.toFixed(1)}"/>` +
+    svgText(text, { x: left + width / 2, y: top + size * 1.48, size, face: 'sansBold', fill: ink, anchor: 'middle', letterSpacing: size * 0.15 })
+  );
+}
+
+/** Offer: one giant figure on the accent colour, and the pill that says who or how long it is for. */
+function offerLook(spec: CreativeSpec, f: Frame): string {
   const { palette } = spec.brand;
   const type = typeOf(spec.brand);
   const background = contrast(palette.accent, palette.background) > 1.5 ? palette.accent : palette.primary;
   const ink = readableOn(background, [palette.background, palette.ink, '#ffffff', '#111111']);
   const defs = verticalGradient('bg', lighten(background, 0.08), darken(background, 0.12)) + glow('halo', palette.background, 0.55);
   const parts = [`<rect width="${f.w}" height="${f.h}" fill="url(#bg)"/>`];
-  const pillText = random.pick(['LIMITED TIME', 'THIS WEEK ONLY', 'TODAY ONLY', 'NEW CUSTOMERS']);
   const ctaFill = ink;
 
   if (f.landscape) {
@@ -255,6 +266,7 @@ function offerLook(spec: CreativeSpec, f: Frame, random: SeededRandom): string {
     const figureY = f.margin + wm + f.u * 6 + figure.size * 0.78;
     parts.push(svgText(figure.lines[0]!, { x: f.margin - f.u, y: figureY, size: figure.size, face: 'condensedBold', fill: ink }));
     parts.push(svgText(spec.offer.figureCaption, { x: f.margin, y: figureY + f.u * 8, size: f.u * 4.4, face: 'sansBold', fill: ink, letterSpacing: f.u * 0.5 }));
+    if (spec.pill) parts.push(outlinedPill(f.margin, figureY + f.u * 13, spec.pill, f.u * 3.2, ink, f.u * 0.35, 'start'));
     parts.push(button(f.margin, f.h - f.margin - f.u * 5 * 2.5, spec.cta, f.u * 5, ctaFill, 'start').svg);
     parts.push(`<circle cx="${f.w * 0.76}" cy="${f.h * 0.5}" r="${f.h * 0.5}" fill="url(#halo)"/>`);
     parts.push(placeProduct(spec, { cx: f.w * 0.76, top: f.h * 0.12, bottom: f.h * 0.88, maxWidth: f.w * 0.34 }, productStyle(spec)).svg);
@@ -264,10 +276,8 @@ function offerLook(spec: CreativeSpec, f: Frame, random: SeededRandom): string {
   const wm = f.u * 4.4;
   parts.push(wordmark(spec.brand, f.w / 2, f.top + wm, wm, ink, 'middle'));
   const pillSize = f.u * 2.8;
-  const pillW = textWidth(pillText, 'sansBold', pillSize, pillSize * 0.15) + pillSize * 2.4;
   const pillTop = f.top + wm + f.u * 5;
-  parts.push(`<rect x="${(f.w / 2 - pillW / 2).toFixed(1)}" y="${pillTop.toFixed(1)}" width="${pillW.toFixed(1)}" height="${(pillSize * 2.2).toFixed(1)}" rx="${(pillSize * 1.1).toFixed(1)}" fill="none" stroke="${ink}" stroke-width="${(f.u * 0.35).toFixed(1)}"/>`);
-  parts.push(svgText(pillText, { x: f.w / 2, y: pillTop + pillSize * 1.48, size: pillSize, face: 'sansBold', fill: ink, anchor: 'middle', letterSpacing: pillSize * 0.15 }));
+  if (spec.pill) parts.push(outlinedPill(f.w / 2, pillTop, spec.pill, pillSize, ink, f.u * 0.35, 'middle'));
   const figure = fitText(spec.offer.figure, 'condensedBold', { maxWidth: f.w - f.margin * 2, maxLines: 1, maxSize: f.u * (f.story ? 40 : f.h / f.w < 1.1 ? 24 : 32), minSize: f.u * 14 });
   const figureBaseline = pillTop + pillSize * 2.2 + f.u * 2 + figure.size * 0.8;
   parts.push(svgText(figure.lines[0]!, { x: f.w / 2, y: figureBaseline, size: figure.size, face: 'condensedBold', fill: ink, anchor: 'middle' }));

@@ -3,7 +3,8 @@ import { planDemoLibrary } from '../../local/seed/demo-plan.ts';
 import { drawnText, renderCreativeSvg } from '../../local/seed/render-creative.ts';
 
 const NOW = new Date('2026-11-22T09:00:00Z');
-const words = (text: string) => text.split(' ');
+/** The words of a text as drawnText keeps them: a lone mark such as "&" is not a word. */
+const words = (text: string) => text.split(' ').filter((word) => /[\p{L}\p{N}]/u.test(word));
 
 describe('the demo ads’ image text', () => {
   const plans = planDemoLibrary(120, NOW);

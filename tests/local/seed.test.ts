@@ -246,23 +246,29 @@ describeOnEngines('the demo library', (ctx) => {
     }
   });
 
-  it('stores each ad as its plan says: brand, category, type, size, date, boards, access and ordinary tags', async () => {
-    // demo-library-full-size.test checks the plan of the full 640-ad library; this is what makes that plan the seeded library.
+  it('stores each ad as its plan says: brand, category, type, size, date, boards, access, ordinary tags and the facts the plan derives', async () => {
+    // demo-library-full-size.test and demo-plan-consistency.test check the plan of the full 640-ad library; this is what makes that plan the seeded library.
     const { rows } = await ctx.db.query<{ brand: string; category: string; type: string | null; width: number; height: number; created_at: string;
-                                           black_friday: boolean; top_pick: boolean; requires_subscription: boolean; tags: string[] }>(
+                                           black_friday: boolean; top_pick: boolean; requires_subscription: boolean; tags: string[]; format: string;
+                                           video: boolean; offer: string; hook: string; call_to_action: string; first_seen: string; last_seen: string;
+                                           still_running: boolean; primary_text: string }>(
       `select b.name as brand, c.name as category, t.name as type, a.width, a.height, a.created_at, a.is_black_friday as black_friday,
               a.is_top_picks as top_pick, a.requires_subscription,
               array(select g.name from public.ad_tags x join public.tags g on g.id = x.tag_id
-                     where x.ad_id = a.id and g.system_key is null order by g.name) as tags
+                     where x.ad_id = a.id and g.system_key is null order by g.name) as tags,
+              a.format, a.video_path is not null as video, a.offer, h.name as hook, a.call_to_action, a.first_seen::text, a.last_seen::text,
+              a.still_running, a.primary_text
          from public.ads a join public.brands b on b.id = a.brand_id join public.categories c on c.id = a.category_id
-         left join public.types t on t.id = a.type_id
+         left join public.types t on t.id = a.type_id left join public.hooks h on h.id = a.hook_id
         order by a.created_at, a.id`,
     );
     const planned = planDemoLibrary(AD_COUNT, NOW)
-      .map((plan) => ({
+      .map(({ facts, ...plan }) => ({
         brand: plan.brand.name, category: plan.brand.category, type: plan.type, width: plan.spec.width, height: plan.spec.height,
         created_at: plan.createdAt.getTime(), black_friday: plan.blackFriday, top_pick: plan.topPick,
-        requires_subscription: plan.requiresSubscription, tags: [...new Set(plan.tags)].sort(),
+        requires_subscription: plan.requiresSubscription, tags: [...new Set(plan.tags)].sort(), format: facts.format, video: plan.video !== null,
+        offer: facts.offer, hook: facts.hook, call_to_action: facts.call_to_action, first_seen: facts.first_seen, last_seen: facts.last_seen,
+        still_running: facts.still_running, primary_text: facts.primary_text,
       }))
       .sort((a, b) => a.created_at - b.created_at);
     const stored = rows.map((row) => ({ ...row, created_at: Date.parse(row.created_at), tags: [...row.tags].sort() }));
