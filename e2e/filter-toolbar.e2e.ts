@@ -169,7 +169,7 @@ journey('at 390 px every library filter is in the Filters sheet; choosing filter
   await waitForItemCount(page, 13);
 }, 240_000);
 
-journey('at 1440 px with the sidebar open the library search shows its whole placeholder, and chosen filters are chips', async ({ page, stack, library }) => {
+journey('at 1440 px with the sidebar open the library toolbar is one row (search, brand, category, Filters, order), the grid right under it, and chosen filters are chips', async ({ page, stack, library }) => {
   await signIn(page, stack, FREE);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/library', { waitUntil: 'domcontentloaded' });
@@ -177,14 +177,33 @@ journey('at 1440 px with the sidebar open the library search shows its whole pla
   expect(await page.getByTestId('app-sidebar').getAttribute('data-state')).toBe('expanded');
   await expectSearchReadable(page);
   await expectNoSidewaysOverflow(page);
-  expect(await filterButton(page).count()).toBe(0);
+
+  // One row: every control of the toolbar's first row at the same height on the page.
+  const row = await toolbarOf(page).evaluate((toolbar) => {
+    const controls = [...toolbar.firstElementChild!.children].map((child) => child.getBoundingClientRect());
+    const card = document.querySelector('[data-ad-id]')!.getBoundingClientRect();
+    return { tops: controls.map((box) => Math.round(box.top)), bottom: Math.max(...controls.map((box) => box.bottom)), height: toolbar.getBoundingClientRect().height, cardTop: card.top };
+  });
+  expect(row.tops).toHaveLength(5);
+  expect(new Set(row.tops).size).toBe(1);
+  expect(row.height).toBeLessThanOrEqual(48);
+  // Between the row and the first card only the total's line.
+  expect(row.cardTop - row.bottom).toBeLessThanOrEqual(72);
+  console.log(`toolbar at 1440 px: one row ${Math.round(row.height)} px high, first card ${Math.round(row.cardTop)} px from the top`);
 
   await page.getByRole('button', { name: /^Brand:/ }).click();
   await page.getByRole('menuitemcheckbox', { name: library.alpha.brandName }).click();
   await page.keyboard.press('Escape');
-  await page.getByRole('combobox', { name: 'Date' }).selectOption({ label: 'Past month' });
+  await filterButton(page).click();
+  const panel = page.getByTestId('filter-panel');
+  await panel.waitFor({ state: 'visible' });
+  await panel.getByRole('combobox', { name: 'Date' }).selectOption({ label: 'Past month' });
   await page.waitForURL((url) => url.searchParams.get('brand') === library.alpha.brandName && url.searchParams.get('date') === 'month');
   await waitForItemCount(page, 0);
+  // Filters counts what it holds (the date), not the brand beside it.
+  expect(await page.getByRole('button', { name: 'Filters, 1 active' }).count()).toBe(1);
+  await panel.getByRole('button', { name: 'Show ads' }).click();
+  await panel.waitFor({ state: 'detached' });
   expect(await chip(page, `Brand: ${library.alpha.brandName}`).isVisible()).toBe(true);
   await chip(page, 'Date: Past month').click();
   await page.waitForURL((url) => !url.searchParams.has('date'));

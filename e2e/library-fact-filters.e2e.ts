@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { CARDS, clearFirstPerPage, collectCards, waitForItemCount } from './support/ad-grid.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 import { insertDemoAds } from './support/demo-ads.ts';
+import { openFilterPanel } from './support/filter-panel.ts';
 import { newJourneyContext } from './support/chromium.ts';
 import { journeyWithLibrary } from './support/journey.ts';
 import { provisionAccount, signIn } from './support/signed-in.ts';
@@ -142,10 +143,11 @@ journey('a subscriber keeps the TikTok ads running at least 60 days, longest fir
   await page.goto('/library');
   await page.locator(CARDS).first().waitFor();
 
-  await page.getByRole('combobox', { name: 'Running at least' }).selectOption('60');
-  await page.getByRole('button', { name: /^Platform/ }).click();
-  await page.getByRole('menuitemcheckbox', { name: 'TikTok' }).click();
-  await page.keyboard.press('Escape');
+  const panel = await openFilterPanel(page);
+  await panel.getByRole('combobox', { name: 'Running at least' }).selectOption('60');
+  await panel.getByRole('group', { name: 'Platform' }).getByRole('button', { name: 'TikTok' }).click();
+  await panel.getByRole('button', { name: 'Show ads' }).click();
+  await panel.waitFor({ state: 'detached' });
   await page.getByRole('combobox', { name: 'Sort' }).selectOption('longest_running');
   await expect.poll(() => new URL(page.url()).search, POLL).toBe('?platform=tiktok&days=60&sort=longest');
   expect(await page.getByRole('list', { name: 'Active filters' }).getByRole('button').allTextContents()).toEqual([
@@ -163,7 +165,8 @@ journey('a subscriber keeps the TikTok ads running at least 60 days, longest fir
   await page.reload();
   await page.locator(CARDS).first().waitFor();
   expect(await page.getByRole('combobox', { name: 'Sort' }).inputValue()).toBe('longest_running');
-  expect(await page.getByRole('combobox', { name: 'Running at least' }).inputValue()).toBe('60');
+  expect(await (await openFilterPanel(page)).getByRole('combobox', { name: 'Running at least' }).inputValue()).toBe('60');
+  await page.keyboard.press('Escape');
   const cards = await expectTikTokLongRunsByLength(page, library.tiktokLongRuns);
 
   // The detail's arrows walk the filtered list in its order; Back returns to it, filters kept.
@@ -261,7 +264,8 @@ journey('a subscriber picks two brands and a language: the total follows each ch
   await expect.poll(() => page.getByTestId('library-total').textContent(), POLL).toBe(`${twoBrands.length} ads`);
   await waitForItemCount(page, twoBrands.length);
 
-  await page.getByRole('combobox', { name: 'Language' }).selectOption('de');
+  await (await openFilterPanel(page)).getByRole('combobox', { name: 'Language' }).selectOption('de');
+  await page.keyboard.press('Escape');
   await expect.poll(() => new URL(page.url()).searchParams.get('language'), POLL).toBe('de');
   await expect.poll(() => page.getByTestId('library-total').textContent(), POLL).toBe(`${twoBrandsInGerman.length} ads`);
   await waitForItemCount(page, twoBrandsInGerman.length);
@@ -274,7 +278,8 @@ journey('a subscriber picks two brands and a language: the total follows each ch
   await page.locator(CARDS).first().waitFor();
   expect(new URL(page.url()).search).toBe(url.search);
   expect(await totalText(page)).toBe(`${twoBrandsInGerman.length} ads`);
-  expect(await page.getByRole('combobox', { name: 'Language' }).inputValue()).toBe('de');
+  expect(await (await openFilterPanel(page)).getByRole('combobox', { name: 'Language' }).inputValue()).toBe('de');
+  await page.keyboard.press('Escape');
   const subscriberCards = await collectCards(page, twoBrandsInGerman.length);
   expect(subscriberCards.map((card) => card.id)).toEqual(twoBrandsInGerman.map((ad) => ad.id));
   expect(subscriberCards.every((card) => !card.locked)).toBe(true);

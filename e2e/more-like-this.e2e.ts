@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { CARDS, waitForItemCount } from './support/ad-grid.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 import { insertDemoAds } from './support/demo-ads.ts';
+import { openFilterPanel } from './support/filter-panel.ts';
 import { journeyWithLibrary } from './support/journey.ts';
 import { provisionAccount, signIn } from './support/signed-in.ts';
 
@@ -96,8 +97,7 @@ journey('a subscriber filters the library by a colour: only ads of that colour, 
   await signIn(page, stack, SUBSCRIBER);
   await page.goto('/library');
   await page.locator(CARDS).first().waitFor();
-  await page.getByRole('button', { name: 'Colour', exact: true }).click();
-  await page.getByRole('group', { name: 'Colour' }).getByRole('button', { name: 'Orange' }).click();
+  await (await openFilterPanel(page)).getByRole('group', { name: 'Colour' }).getByRole('button', { name: 'Orange' }).click();
   await expect.poll(() => new URL(page.url()).search, POLL).toBe('?colour=orange');
   await page.keyboard.press('Escape');
   expect(library.orangeSwatchAds.length).toBeGreaterThanOrEqual(library.orangeAds.length);

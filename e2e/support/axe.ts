@@ -54,6 +54,8 @@ export interface AxeReport {
   byImpact: Record<AxeImpact, number>;
   /** The serious and critical ones, one line each. */
   serious: string[];
+  /** The moderate ones, one line each. */
+  moderate: string[];
 }
 
 /** Runs axe-core on the page as it is and counts the failed rules by impact. */
@@ -75,8 +77,9 @@ export async function axeReport(page: Page): Promise<AxeReport> {
   });
   const byImpact: Record<AxeImpact, number> = { critical: 0, serious: 0, moderate: 0, minor: 0 };
   for (const violation of violations) if (violation.impact && violation.impact in byImpact) byImpact[violation.impact as AxeImpact] += 1;
-  const serious = violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-  return { byImpact, serious };
+  const lines = (impacts: string[]) =>
+    violations
+      .filter((violation) => violation.impact !== null && impacts.includes(violation.impact))
+      .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  return { byImpact, serious: lines(['serious', 'critical']), moderate: lines(['moderate']) };
 }

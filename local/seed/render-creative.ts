@@ -651,7 +651,10 @@ export function renderLogoSvg(brand: DemoBrand, size = 128): string {
   );
 }
 
-/** A page banner's background and title; the seeder lays real creatives over its right side. */
+/**
+ * A page banner's background, a tagline and a line under it; the seeder lays real creatives over its right side.
+ * The tagline is not the page's title: the page says that itself, under the banner.
+ */
 export function renderBannerSvg(title: string, subtitle: string, dark: boolean, accent: string, width = 1600, height = 400): string {
   const background = dark ? '#0b0b0d' : '#f4efe8';
   const ink = dark ? '#f6f4ef' : '#17171a';
@@ -661,7 +664,7 @@ export function renderBannerSvg(title: string, subtitle: string, dark: boolean, 
     `<rect width="${width}" height="${height}" fill="${background}"/>` +
     `<ellipse cx="${width * 0.74}" cy="${height / 2}" rx="${width * 0.34}" ry="${height * 0.9}" fill="url(#bannerGlow)"/>` +
     `<rect x="80" y="112" width="64" height="8" fill="${accent}"/>` +
-    svgText(title, { x: 80, y: 214, size: 80, face: 'sansBold', fill: ink }) +
+    svgText(title, { x: 80, y: 214, size: fitText(title, 'sansBold', { maxWidth: 600, maxLines: 1, maxSize: 80, minSize: 40 }).size, face: 'sansBold', fill: ink }) +
     svgText(subtitle, { x: 82, y: 272, size: 30, face: 'sans', fill: ink, opacity: 0.75 }) +
     '</svg>'
   );

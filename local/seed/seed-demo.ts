@@ -154,14 +154,15 @@ async function inChunks<T>(items: readonly T[], size: number, fn: (chunk: T[]) =
   for (let start = 0; start < items.length; start += size) await fn(items.slice(start, start + size));
 }
 
-const BANNERS = [
-  { page: 'library', title: 'The Ad Library', subtitle: 'Winning creatives from 50 viral DTC brands', dark: false, accent: '#ff5a36' },
-  { page: 'black-friday', title: 'Black Friday', subtitle: 'Handpicked by creative strategists', dark: true, accent: '#f5c518' },
-  { page: 'top-picks', title: 'Top Picks', subtitle: 'The creatives our strategists would copy first', dark: false, accent: '#3a7bf6' },
+/** Each page's banner says something of its own: the page's title and subheading are the page's, under it. */
+export const DEMO_BANNERS = [
+  { page: 'library', title: 'Ads that sold', subtitle: 'Winning creatives from 50 DTC brands', dark: false, accent: '#ff5a36' },
+  { page: 'black-friday', title: 'Sales that sold', subtitle: 'Discounts and bundles worth copying', dark: true, accent: '#f5c518' },
+  { page: 'top-picks', title: 'Copy these first', subtitle: 'Our strategists’ first picks', dark: false, accent: '#3a7bf6' },
 ] as const;
 
 /** Up to five portrait or square creatives laid over the right side of the banner. */
-async function renderBanner(banner: (typeof BANNERS)[number], cards: Buffer[]): Promise<Buffer> {
+async function renderBanner(banner: (typeof DEMO_BANNERS)[number], cards: Buffer[]): Promise<Buffer> {
   const width = 1600;
   const height = 400;
   const layers: OverlayOptions[] = [];
@@ -309,7 +310,7 @@ export async function seedDemo(options: SeedDemoOptions): Promise<DemoSummary> {
   }
 
   const bannerPaths = new Map<string, string>();
-  for (const banner of BANNERS) {
+  for (const banner of DEMO_BANNERS) {
     const path = `${banner.page}/${secretHex(key, `demo:banner:${banner.page}`)}.webp`;
     await write('banners', path, () => renderBanner(banner, cardsFor[banner.page].map((plan) => bannerCards.get(plan.index)!)), 'image/webp');
     bannerPaths.set(banner.page, path);

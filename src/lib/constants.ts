@@ -65,3 +65,6 @@ export const BOARD_NAME_MAX_LENGTH = 100;
 export const CATALOG_NAME_MAX_LENGTH = 80;
 /** The admin edits or deletes at most this many ads in one change (admin_update_ads, admin_delete_ads). */
 export const ADMIN_BATCH_MAX = 1000;
+
+/** The id of every page's main region: the skip link's target (src/app/layout/skip-link.tsx). */
+export const MAIN_CONTENT_ID = 'main-content';

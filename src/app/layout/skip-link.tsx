@@ -1,8 +1,7 @@
 import type { MouseEvent } from 'react';
+import { MAIN_CONTENT_ID } from '../../lib/constants.ts';
 import { SHELL_TEXTS } from '../../lib/shell-texts.ts';
 
-/** The id the skip link points at, given to the page's main region when the link is followed. */
-export const MAIN_CONTENT_ID = 'main-content';
 
 /**
  * Where the content starts for a keyboard: a list's search field when the

@@ -13,13 +13,14 @@ import { AdminCatalogSection } from '../../features/admin-catalog/components/adm
 import { AdminUploadSection } from '../../features/admin-upload/components/admin-upload-section.tsx';
 import { isAdminQueryOptions } from '../../features/library/api/get-is-admin.ts';
 import { SiteLayout } from '../layout/site-layout.tsx';
+import { MAIN_CONTENT_ID } from '../../lib/constants.ts';
 
 const T = ADMIN_TEXTS.adminPage;
 
 function Notice({ children }: { children: ReactNode }) {
   return (
     <SiteLayout>
-      <main className="mx-auto flex max-w-xl flex-col items-center px-4 py-20 text-center sm:py-28">{children}</main>
+      <main id={MAIN_CONTENT_ID} className="mx-auto flex max-w-xl flex-col items-center px-4 py-20 text-center sm:py-28">{children}</main>
     </SiteLayout>
   );
 }
@@ -66,7 +67,7 @@ export function AdminPage() {
 
   return (
     <SiteLayout>
-      <main className="mx-auto max-w-6xl px-4 pt-6 pb-16 sm:px-6 sm:pt-10 lg:px-8">
+      <main id={MAIN_CONTENT_ID} className="mx-auto max-w-6xl px-4 pt-6 pb-16 sm:px-6 sm:pt-10 lg:px-8">
         <div className="mb-6 sm:mb-8">
           <h1 className="text-2xl font-bold tracking-tight text-neutral-950 sm:text-[32px]">{T.heading}</h1>
           <p className="mt-1 text-[15px] text-neutral-500">{T.subheading}</p>

@@ -17,12 +17,13 @@ import { useBoards } from '../../features/boards/api/list-boards.ts';
 import { BoardHeader } from '../../features/boards/components/board-header.tsx';
 import { useBoardAds } from '../../features/boards/hooks/use-board-ads.ts';
 import { SiteLayout } from '../layout/site-layout.tsx';
+import { MAIN_CONTENT_ID } from '../../lib/constants.ts';
 
 const T = BOARD_TEXTS.boards.collectionPage;
 
 function BoardNotFound() {
   return (
-    <main className="flex min-h-[50vh] flex-col items-center justify-center gap-4 px-6 py-16 text-center">
+    <main id={MAIN_CONTENT_ID} className="flex min-h-[50vh] flex-col items-center justify-center gap-4 px-6 py-16 text-center">
       <p className="text-[15px] text-neutral-600">{T.notFound}</p>
       <Link to="/library" className={buttonClasses('outline', 'md')}>
         {T.backToLibrary}
@@ -70,7 +71,7 @@ export function CollectionPage() {
       {knownMissing || notFound ? (
         <BoardNotFound />
       ) : (
-        <main className="mx-auto max-w-[1600px] px-4 pt-6 pb-12 sm:px-6 sm:pt-8 lg:px-8">
+        <main id={MAIN_CONTENT_ID} className="mx-auto max-w-[1600px] px-4 pt-6 pb-12 sm:px-6 sm:pt-8 lg:px-8">
           {board && boards.data && userId ? (
             <BoardHeader board={board} boards={boards.data} userId={userId} onDeleted={(parentId) => navigate(parentId ? `/collection/${parentId}` : '/favorites', { replace: true })} />
           ) : (

@@ -9,6 +9,7 @@ import { useUpgradeFlow } from '../../features/billing/hooks/use-upgrade-flow.ts
 import { useFavoritesBoardId } from '../../lib/favorites-board.ts';
 import { useBoardAds } from '../../features/boards/hooks/use-board-ads.ts';
 import { SiteLayout } from '../layout/site-layout.tsx';
+import { MAIN_CONTENT_ID } from '../../lib/constants.ts';
 
 const T = BOARD_TEXTS.boards.favoritesPage;
 
@@ -23,7 +24,7 @@ export function FavoritesPage() {
 
   return (
     <SiteLayout>
-      <main className="mx-auto max-w-[1600px] px-4 pt-6 pb-12 sm:px-6 sm:pt-8 lg:px-8">
+      <main id={MAIN_CONTENT_ID} className="mx-auto max-w-[1600px] px-4 pt-6 pb-12 sm:px-6 sm:pt-8 lg:px-8">
         <div className="mb-5 sm:mb-6">
           <h1 className="text-2xl font-bold tracking-tight text-neutral-950 sm:text-[32px]">{T.heading}</h1>
           <p className="mt-1 text-[15px] text-neutral-500">{T.text}</p>

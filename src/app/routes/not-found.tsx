@@ -4,6 +4,7 @@ import { buttonClasses } from '../../components/ui/button.tsx';
 import { usePageMetadata } from '../../hooks/use-document-title.ts';
 import { SHELL_TEXTS } from '../../lib/shell-texts.ts';
 import { SiteLayout } from '../layout/site-layout.tsx';
+import { MAIN_CONTENT_ID } from '../../lib/constants.ts';
 
 /** Any path without a page: 'Oops! Page not found' and the way home. */
 export function NotFoundPage() {
@@ -16,7 +17,7 @@ export function NotFoundPage() {
   }, [location.pathname]);
   return (
     <SiteLayout>
-      <main className="flex min-h-[60vh] flex-col items-center justify-center gap-4 px-6 py-16 text-center">
+      <main id={MAIN_CONTENT_ID} className="flex min-h-[60vh] flex-col items-center justify-center gap-4 px-6 py-16 text-center">
         <p className="text-6xl font-bold tracking-tight text-neutral-500" aria-hidden="true">
           {T.code}
         </p>

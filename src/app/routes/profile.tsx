@@ -10,6 +10,7 @@ import { useEmailChangeLanding } from '../../features/auth/hooks/use-email-chang
 import { useSignOut } from '../../features/auth/hooks/use-sign-out.ts';
 import { SiteLayout } from '../layout/site-layout.tsx';
 import { ProfileSubscriptionCard } from './profile-subscription-card.tsx';
+import { MAIN_CONTENT_ID } from '../../lib/constants.ts';
 
 /** /profile (guarded): the account's settings in cards. */
 export function ProfilePage() {
@@ -21,7 +22,7 @@ export function ProfilePage() {
   if (!user) return null;
   return (
     <SiteLayout>
-      <main className="mx-auto max-w-3xl px-4 pt-6 pb-16 sm:px-6 sm:pt-10">
+      <main id={MAIN_CONTENT_ID} className="mx-auto max-w-3xl px-4 pt-6 pb-16 sm:px-6 sm:pt-10">
         <div className="mb-6 sm:mb-8">
           <h1 className="text-2xl font-bold tracking-tight text-neutral-950 sm:text-[32px]">{T.heading}</h1>
           <p className="mt-1 text-[15px] text-neutral-500">{T.subheading}</p>

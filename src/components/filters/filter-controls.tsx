@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useDebouncedValue } from '../../hooks/use-debounced-value.ts';
 import { DATE_RANGES, SEARCH_DEBOUNCE_MS, SEARCH_MAX_LENGTH } from '../../lib/constants.ts';
 import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
-import { CalendarIcon, CheckIcon, ChevronDownIcon, SearchIcon, TagIcon } from '../ui/icons.tsx';
+import { CalendarIcon, CheckIcon, ChevronDownIcon, SearchIcon } from '../ui/icons.tsx';
 import { Popover } from '../ui/popover.tsx';
 import { Select } from '../ui/select.tsx';
 import type {
@@ -89,33 +89,28 @@ export function OptionSelect({ filter, inSheet = false }: { filter: OptionFilter
   );
 }
 
-/** The date range filter (all time, past week, month, year). */
-export function DateSelect({ filter, inSheet = false }: { filter: DateFilter; inSheet?: boolean }) {
+/** The date range filter (all time, past week, month, year), a labelled select in the sheet and the panel. */
+export function DateSelect({ filter }: { filter: DateFilter }) {
   const id = useId();
-  const select = (
-    <Select
-      id={inSheet ? id : undefined}
-      aria-label={inSheet ? undefined : LIBRARY_TEXTS.filters.date}
-      icon={<CalendarIcon className="h-4 w-4" />}
-      active={filter.value !== 'all'}
-      className={inSheet ? FULL_WIDTH_SELECT : ''}
-      value={filter.value}
-      onChange={(event) => filter.onChange(event.target.value as DateRange)}
-    >
-      {DATE_RANGES.map((range) => (
-        <option key={range} value={range}>
-          {LIBRARY_TEXTS.library.dateRanges[range]}
-        </option>
-      ))}
-    </Select>
-  );
-  if (!inSheet) return select;
   return (
     <div className="space-y-1.5">
       <label htmlFor={id} className="block text-sm font-semibold text-neutral-900">
         {LIBRARY_TEXTS.filters.date}
       </label>
-      {select}
+      <Select
+        id={id}
+        icon={<CalendarIcon className="h-4 w-4" />}
+        active={filter.value !== 'all'}
+        className={FULL_WIDTH_SELECT}
+        value={filter.value}
+        onChange={(event) => filter.onChange(event.target.value as DateRange)}
+      >
+        {DATE_RANGES.map((range) => (
+          <option key={range} value={range}>
+            {LIBRARY_TEXTS.library.dateRanges[range]}
+          </option>
+        ))}
+      </Select>
     </div>
   );
 }
@@ -136,9 +131,9 @@ function useChecklistToggle(filter: ChecklistLike) {
   };
 }
 
-const PILL = 'inline-flex h-10 shrink-0 items-center gap-2 rounded-xl border px-3.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950';
-const PILL_ON = 'border-neutral-950 bg-neutral-950 text-white';
-const PILL_OFF = 'border-neutral-200 bg-white text-neutral-800 hover:border-neutral-300';
+export const PILL = 'inline-flex h-10 shrink-0 items-center gap-2 rounded-xl border px-3.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950';
+export const PILL_ON = 'border-neutral-950 bg-neutral-950 text-white';
+export const PILL_OFF = 'border-neutral-200 bg-white text-neutral-800 hover:border-neutral-300';
 const MENU_ITEM = 'flex w-full items-center justify-between gap-3 rounded-lg px-3 py-2 text-left text-sm text-neutral-800 hover:bg-neutral-100 disabled:opacity-40';
 /** A checklist with more options than this gets a box that narrows it as one types. */
 const FIND_BOX_OVER_OPTIONS = 8;
@@ -146,7 +141,6 @@ const FIND_BOX_OVER_OPTIONS = 8;
 interface ChecklistProps {
   filter: ChecklistLike;
   label: string;
-  icon?: ReactNode;
   emptyText?: string;
 }
 
@@ -210,26 +204,6 @@ function ChecklistMenu({ filter, emptyText, allLabel, findLabel }: ChecklistMenu
 }
 
 const CHECKLIST_CONTENT = 'z-40 max-h-80 w-64 overflow-y-auto rounded-2xl border border-neutral-200 bg-white p-1.5 shadow-xl';
-
-/** The toolbar's pill opening a list to tick, with the count of ticked ones. */
-function ChecklistPicker({ filter, label, icon, emptyText }: ChecklistProps) {
-  const active = filter.selected.length > 0;
-  return (
-    <Popover
-      renderTrigger={(trigger) => (
-        <button {...trigger} className={`${PILL} ${active ? PILL_ON : PILL_OFF}`}>
-          {icon}
-          {label}
-          {active && <span className="rounded-full bg-white px-1.5 text-xs font-semibold text-neutral-950">{filter.selected.length}</span>}
-          <ChevronDownIcon className="h-4 w-4 opacity-70" />
-        </button>
-      )}
-      content={{ align: 'start', sideOffset: 6, className: CHECKLIST_CONTENT }}
-    >
-      <ChecklistMenu filter={filter} label={label} emptyText={emptyText} />
-    </Popover>
-  );
-}
 
 /** The sheet's checklist: every option a toggle button, wrapping. */
 function ChecklistToggles({ filter, label, emptyText }: ChecklistProps) {
@@ -306,29 +280,24 @@ export function ChoiceControl({ filter, inSheet = false }: { filter: ChoiceFilte
   return filter.kind === 'many' ? <MultiOptionPicker filter={filter} inSheet={inSheet} /> : <OptionSelect filter={filter} inSheet={inSheet} />;
 }
 
-/** The toolbar's tag filter: a pill opening a list of tags to tick, at most `max` of them. */
-export function TagPicker({ filter }: { filter: TagsFilter }) {
-  return <ChecklistPicker filter={filter} label={LIBRARY_TEXTS.library.tags} icon={<TagIcon className="h-4 w-4" />} emptyText={LIBRARY_TEXTS.library.noTags} />;
-}
-
-/** The sheet's tag filter: every tag a toggle button, wrapping. */
+/** The tag filter of the sheet and the panel: every tag a toggle button, wrapping. */
 export function TagToggles({ filter }: { filter: TagsFilter }) {
   return <ChecklistToggles filter={filter} label={LIBRARY_TEXTS.library.tags} emptyText={LIBRARY_TEXTS.library.noTags} />;
 }
 
-/** The platforms: a pill opening a checklist in the toolbar, toggles in the sheet. */
-export function PlatformFilter({ filter, inSheet = false }: { filter: ChecklistFilter; inSheet?: boolean }) {
-  return inSheet ? <ChecklistToggles filter={filter} label={filter.label} /> : <ChecklistPicker filter={filter} label={filter.label} />;
+/** The platforms: toggles in the sheet and the panel. */
+export function PlatformFilter({ filter }: { filter: ChecklistFilter }) {
+  return <ChecklistToggles filter={filter} label={filter.label} />;
 }
 
-/** An on/off filter (still running): a pressed pill. */
-export function ToggleFilterButton({ filter, inSheet = false }: { filter: ToggleFilter; inSheet?: boolean }) {
+/** An on/off filter (still running): a pressed pill as wide as its place in the sheet or the panel. */
+export function ToggleFilterButton({ filter }: { filter: ToggleFilter }) {
   return (
     <button
       type="button"
       aria-pressed={filter.value}
       onClick={() => filter.onChange(!filter.value)}
-      className={`${PILL} ${inSheet ? 'h-11 w-full justify-center' : ''} ${filter.value ? PILL_ON : PILL_OFF}`}
+      className={`${PILL} h-11 w-full justify-center ${filter.value ? PILL_ON : PILL_OFF}`}
     >
       {filter.value && <CheckIcon className="h-4 w-4" />}
       {filter.label}
@@ -366,9 +335,9 @@ export function SortSelect({ control, inSheet = false }: { control: SortControl;
 }
 
 /** The palette's swatches as round buttons, one pressed at most; pressing the pressed one takes the colour off. */
-function Swatches({ filter, size }: { filter: SwatchFilter; size: 'sm' | 'lg' }) {
+function Swatches({ filter }: { filter: SwatchFilter }) {
   return (
-    <div role="group" aria-label={filter.label} className={`grid grid-cols-6 ${size === 'lg' ? 'gap-3' : 'gap-2'}`}>
+    <div role="group" aria-label={filter.label} className="grid w-fit grid-cols-6 gap-3">
       {filter.options.map((option) => {
         const pressed = filter.value?.id === option.id;
         return (
@@ -379,9 +348,9 @@ function Swatches({ filter, size }: { filter: SwatchFilter; size: 'sm' | 'lg' })
             aria-label={option.name}
             title={option.name}
             onClick={() => filter.onChange(pressed ? null : option)}
-            className={`relative rounded-full border border-black/10 transition-transform focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950 ${
-              size === 'lg' ? 'h-10 w-10' : 'h-8 w-8'
-            } ${pressed ? 'ring-2 ring-neutral-950 ring-offset-2' : 'hover:scale-110'}`}
+            className={`relative h-10 w-10 rounded-full border border-black/10 transition-transform focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950 ${
+              pressed ? 'ring-2 ring-neutral-950 ring-offset-2' : 'hover:scale-110'
+            }`}
             style={{ backgroundColor: option.hex }}
           >
             {pressed && (
@@ -396,33 +365,12 @@ function Swatches({ filter, size }: { filter: SwatchFilter; size: 'sm' | 'lg' })
   );
 }
 
-/** The colour filter: a pill showing the chosen swatch, opening the palette; the palette itself in the sheet. */
-export function ColourFilter({ filter, inSheet = false }: { filter: SwatchFilter; inSheet?: boolean }) {
-  if (inSheet) {
-    return (
-      <fieldset>
-        <legend className="mb-2 block text-sm font-semibold text-neutral-900">{filter.label}</legend>
-        <Swatches filter={filter} size="lg" />
-      </fieldset>
-    );
-  }
-  const active = filter.value !== null;
+/** The colour filter: the palette, in the sheet and the panel. */
+export function ColourFilter({ filter }: { filter: SwatchFilter }) {
   return (
-    <Popover
-      renderTrigger={(trigger) => (
-        <button {...trigger} aria-label={active ? LIBRARY_TEXTS.filters.chip(filter.label, filter.value!.name) : filter.label} className={`${PILL} ${active ? PILL_ON : PILL_OFF}`}>
-          <span
-            aria-hidden="true"
-            className="h-4 w-4 rounded-full border border-black/15"
-            style={{ background: filter.value?.hex ?? 'conic-gradient(#d7263d, #f4d03f, #3a9d5d, #2e6fd8, #7d4cdb, #ee7fb4, #d7263d)' }}
-          />
-          {filter.label}
-          <ChevronDownIcon className="h-4 w-4 opacity-70" />
-        </button>
-      )}
-      content={{ align: 'start', sideOffset: 6, className: 'z-40 rounded-2xl border border-neutral-200 bg-white p-3 shadow-xl' }}
-    >
-      <Swatches filter={filter} size="sm" />
-    </Popover>
+    <fieldset>
+      <legend className="mb-2 block text-sm font-semibold text-neutral-900">{filter.label}</legend>
+      <Swatches filter={filter} />
+    </fieldset>
   );
 }

@@ -3,7 +3,7 @@ import { Drawer } from 'vaul';
 import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
 import { buttonClasses } from '../ui/button.tsx';
 import { CloseIcon } from '../ui/icons.tsx';
-import { ChoiceControl, ColourFilter, DateSelect, PlatformFilter, SortSelect, TagToggles, ToggleFilterButton } from './filter-controls.tsx';
+import { FilterFields } from './filter-fields.tsx';
 import type { FilterSet } from './filter-model.ts';
 
 interface FilterSheetProps {
@@ -43,20 +43,8 @@ export default function FilterSheet({ open, onOpenChange, filters, activeCount, 
               <CloseIcon className="h-5 w-5" />
             </Drawer.Close>
           </div>
-          <div className="min-h-0 flex-1 space-y-5 overflow-y-auto overscroll-contain px-5 pt-2 pb-5">
-            {filters.sort && <SortSelect control={filters.sort} inSheet />}
-            {filters.options.map((filter) => (
-              <ChoiceControl key={filter.label} filter={filter} inSheet />
-            ))}
-            {/* The date before the tags: the list of tags can be long. */}
-            {filters.date && <DateSelect filter={filters.date} inSheet />}
-            {filters.platforms && <PlatformFilter filter={filters.platforms} inSheet />}
-            {filters.facts?.map((filter) => (
-              <ChoiceControl key={filter.label} filter={filter} inSheet />
-            ))}
-            {filters.stillRunning && <ToggleFilterButton filter={filters.stillRunning} inSheet />}
-            {filters.colour && <ColourFilter filter={filters.colour} inSheet />}
-            {filters.tags && <TagToggles filter={filters.tags} />}
+          <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-5 pt-2 pb-5">
+            <FilterFields filters={filters} />
           </div>
           <div className="flex shrink-0 items-center gap-3 border-t border-neutral-200 px-5 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))]">
             <button type="button" onClick={filters.clear} disabled={activeCount === 0} className={buttonClasses('outline', 'lg', 'flex-1')}>

@@ -1,12 +1,18 @@
-import { lazy, Suspense, useRef, useState, type RefObject } from 'react';
+import { lazy, Suspense, useId, useRef, useState, type RefObject } from 'react';
 import { useIsMobile } from '../../hooks/use-is-mobile.ts';
 import { LIBRARY_TEXTS } from '../../lib/library-texts.ts';
+import { buttonClasses } from '../ui/button.tsx';
 import { SlidersIcon } from '../ui/icons.tsx';
+import { Popover, type PopoverTriggerProps } from '../ui/popover.tsx';
 import { ActiveFilterChips } from './active-filter-chips.tsx';
-import { ChoiceControl, ColourFilter, DateSelect, PlatformFilter, SearchBox, SortSelect, TagPicker, ToggleFilterButton } from './filter-controls.tsx';
+import { ChoiceControl, PILL, PILL_OFF, PILL_ON, SearchBox, SortSelect } from './filter-controls.tsx';
+import { FilterFields } from './filter-fields.tsx';
 import { activeFiltersOf, type FilterSet } from './filter-model.ts';
 
 const FilterSheet = lazy(() => import('./filter-sheet.tsx'));
+
+/** The filters in the toolbar's row from 768 px, after the search; the others are behind Filters. */
+const IN_ROW = 2;
 
 interface FilterToolbarProps {
   search: string;
@@ -16,12 +22,12 @@ interface FilterToolbarProps {
 
 /**
  * The toolbar of the library and the themed boards: the search (debounced,
- * into the URL), the list's filters, and each active filter as a removable
- * chip, and the order where the list has one. From 768 px the filters sit
- * beside the search and wrap under it when the row is full, the search keeping
- * room for its whole placeholder, the order at the row's end; below, a
- * Filters button with the active count opens them (and the order) in a bottom
- * sheet.
+ * into the URL), the list's filters, each active filter as a removable chip,
+ * and the order where the list has one. From 768 px one row: the search (room
+ * for its whole placeholder), the first two filters, a Filters button with the
+ * count of the filters it holds that are on, opening a panel with all of them,
+ * and the order at the row's end. Below 768 px the Filters button, with the
+ * count of every active filter, opens them all (and the order) in a bottom sheet.
  */
 export function FilterToolbar({ search, onSearch, filters }: FilterToolbarProps) {
   const isMobile = useIsMobile();
@@ -32,9 +38,11 @@ export function FilterToolbar({ search, onSearch, filters }: FilterToolbarProps)
   if (sheetOpen && !sheetLoaded) setSheetLoaded(true);
   if (sheetOpen && !isMobile) setSheetOpen(false);
   const buttonRef = useRef<HTMLButtonElement | null>(null);
+  const [panelOpen, setPanelOpen] = useState(false);
+  const panelTitleId = useId();
 
   if (isMobile) {
-    const button = <FiltersButton buttonRef={buttonRef} activeCount={active.length} expanded={sheetOpen} onClick={() => setSheetOpen(true)} />;
+    const button = <FiltersButton buttonRef={buttonRef} activeCount={active.length} expanded={sheetOpen} onClick={() => setSheetOpen(true)} size="chip" />;
     return (
       <div data-testid="filter-toolbar" className="flex flex-col gap-2.5">
         <SearchBox search={search} onSearch={onSearch} className="w-full" />
@@ -49,22 +57,51 @@ export function FilterToolbar({ search, onSearch, filters }: FilterToolbarProps)
     );
   }
 
+  // From 768 px: the search and the first two filters (brand and category, as the spec's toolbar has them) in the
+  // row, every other filter behind Filters, the order at the row's end; one row at 1440 px with the sidebar open.
+  const inRow = filters.options.slice(0, IN_ROW);
+  const behind: Omit<FilterSet, 'clear'> = { ...filters, options: filters.options.slice(IN_ROW), sort: undefined };
+  const hasBehind = behind.options.length > 0 || Boolean(behind.tags || behind.date || behind.platforms || behind.facts?.length || behind.stillRunning || behind.colour);
+  const activeBehind = activeFiltersOf({ ...behind, clear: filters.clear }).length;
   return (
     <div data-testid="filter-toolbar" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center gap-2">
         {/* Room for the whole placeholder before any filter takes a place on this row. */}
         <SearchBox search={search} onSearch={onSearch} className="max-w-md min-w-[18rem] flex-[1_1_18rem]" />
-        {filters.options.map((filter) => (
+        {inRow.map((filter) => (
           <ChoiceControl key={filter.label} filter={filter} />
         ))}
-        {filters.tags && <TagPicker filter={filters.tags} />}
-        {filters.date && <DateSelect filter={filters.date} />}
-        {filters.platforms && <PlatformFilter filter={filters.platforms} />}
-        {filters.facts?.map((filter) => (
-          <ChoiceControl key={filter.label} filter={filter} />
-        ))}
-        {filters.stillRunning && <ToggleFilterButton filter={filters.stillRunning} />}
-        {filters.colour && <ColourFilter filter={filters.colour} />}
+        {hasBehind && (
+          <Popover
+            open={panelOpen}
+            onOpenChange={setPanelOpen}
+            renderTrigger={(trigger) => <FiltersButton {...trigger} activeCount={activeBehind} size="toolbar" />}
+            content={{
+              align: 'start',
+              sideOffset: 6,
+              collisionPadding: 16,
+              role: 'dialog',
+              'aria-labelledby': panelTitleId,
+              'data-testid': 'filter-panel',
+              className: 'z-40 flex max-h-[min(36rem,calc(100dvh-8rem))] w-[min(40rem,calc(100vw-2rem))] flex-col rounded-2xl border border-neutral-200 bg-white shadow-xl',
+            }}
+          >
+            <h2 id={panelTitleId} className="shrink-0 px-5 pt-4 pb-2 text-base font-bold tracking-tight text-neutral-950">
+              {LIBRARY_TEXTS.filters.sheetTitle}
+            </h2>
+            <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-5 pt-1 pb-5">
+              <FilterFields filters={behind} columns />
+            </div>
+            <div className="flex shrink-0 items-center justify-end gap-2 border-t border-neutral-200 px-5 py-3">
+              <button type="button" onClick={filters.clear} disabled={active.length === 0} className={buttonClasses('outline', 'md')}>
+                {LIBRARY_TEXTS.filters.clearAll}
+              </button>
+              <button type="button" onClick={() => setPanelOpen(false)} className={buttonClasses('primary', 'md')}>
+                {LIBRARY_TEXTS.filters.showAds}
+              </button>
+            </div>
+          </Popover>
+        )}
         {filters.sort && (
           <div className="ml-auto">
             <SortSelect control={filters.sort} />
@@ -76,30 +113,37 @@ export function FilterToolbar({ search, onSearch, filters }: FilterToolbarProps)
   );
 }
 
-interface FiltersButtonProps {
-  buttonRef: RefObject<HTMLButtonElement | null>;
+interface FiltersButtonProps extends Partial<PopoverTriggerProps> {
   activeCount: number;
-  expanded: boolean;
-  onClick: () => void;
+  /** 'chip' beside the chips under 768 px; 'toolbar' as tall as the toolbar's other controls. */
+  size: 'chip' | 'toolbar';
+  buttonRef?: RefObject<HTMLButtonElement | null>;
+  expanded?: boolean;
 }
 
-function FiltersButton({ buttonRef, activeCount, expanded, onClick }: FiltersButtonProps) {
+/** Filters, with how many of the filters it opens are on. */
+function FiltersButton({ activeCount, size, buttonRef, expanded, ref, ...trigger }: FiltersButtonProps) {
   const T = LIBRARY_TEXTS.filters;
+  const on = activeCount > 0;
+  const look =
+    size === 'toolbar'
+      ? `${PILL} ${on ? PILL_ON : PILL_OFF}`
+      : `inline-flex h-8 shrink-0 items-center gap-1.5 rounded-full border pr-3 pl-2.5 text-[13px] font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950 ${
+          on ? 'border-neutral-950 bg-neutral-950 text-white' : 'border-neutral-300 bg-white text-neutral-900 hover:border-neutral-950'
+        }`;
   return (
     <button
-      ref={buttonRef}
       type="button"
       aria-haspopup="dialog"
       aria-expanded={expanded}
-      aria-label={activeCount > 0 ? T.buttonWithCount(activeCount) : T.button}
-      onClick={onClick}
-      className={`inline-flex h-8 shrink-0 items-center gap-1.5 rounded-full border pr-3 pl-2.5 text-[13px] font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950 ${
-        activeCount > 0 ? 'border-neutral-950 bg-neutral-950 text-white' : 'border-neutral-300 bg-white text-neutral-900 hover:border-neutral-950'
-      }`}
+      {...trigger}
+      ref={ref ?? buttonRef}
+      aria-label={on ? T.buttonWithCount(activeCount) : T.button}
+      className={look}
     >
       <SlidersIcon className="h-4 w-4" />
       {T.button}
-      {activeCount > 0 && (
+      {on && (
         <span data-testid="active-filter-count" className="min-w-[1.25rem] rounded-full bg-white px-1.5 text-center text-xs leading-5 font-bold text-neutral-950">
           {activeCount}
         </span>

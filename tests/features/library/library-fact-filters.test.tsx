@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HOOKS } from '../support/ad-fixtures.ts';
 import { fakeSupabase } from '../support/fake-supabase.ts';
 import { lastListAdsQuery, listAdsQueries } from '../support/list-ads-query.ts';
+import { openFilterPanel, panelToggle } from '../support/filter-panel.ts';
 import { renderApp, setUpAppTests } from '../support/render-app.tsx';
 
 vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
@@ -64,7 +65,9 @@ describe('the library’s facts filters and order', () => {
       'Clear all',
     ]);
     expect((screen.getByRole('combobox', { name: 'Sort' }) as HTMLSelectElement).value).toBe('longest_running');
-    expect(screen.getByRole('button', { name: 'Hook: Social proof' })).toBeTruthy();
+    // The Filters button counts the filters it holds (all but the brand).
+    expect(screen.getByRole('button', { name: 'Filters, 7 active' })).toBeTruthy();
+    expect((await panelToggle('Hook', 'Social proof')).getAttribute('aria-pressed')).toBe('true');
     expect(screen.getByRole('button', { name: 'Still running' }).getAttribute('aria-pressed')).toBe('true');
   });
 
@@ -79,23 +82,20 @@ describe('the library’s facts filters and order', () => {
     const app = renderApp('/library');
     await waitFor(() => expect(listCalls()).toHaveLength(1));
 
+    await openFilterPanel();
     fireEvent.change(screen.getByRole('combobox', { name: 'Format' }), { target: { value: 'carousel' } });
     await waitFor(() => expect(app.currentUrl()).toBe('/library?format=carousel'));
     fireEvent.change(screen.getByRole('combobox', { name: 'Offer' }), { target: { value: 'free_shipping' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Hook: All hooks' }));
-    fireEvent.click(await screen.findByRole('menuitemcheckbox', { name: beforeAfter.name }));
+    fireEvent.click(await panelToggle('Hook', beforeAfter.name));
     await waitFor(() => expect(app.currentUrl()).toContain('hook=Before+and+after'));
-    fireEvent.keyDown(screen.getByRole('menuitemcheckbox', { name: beforeAfter.name }), { key: 'Escape' });
-    await waitFor(() => expect(screen.queryByRole('menuitemcheckbox', { name: beforeAfter.name })).toBeNull());
     const days = screen.getByRole('combobox', { name: 'Running at least' }) as HTMLSelectElement;
     expect([...days.options].map((option) => option.text)).toEqual(['Any run length', '7+ days', '30+ days', '60+ days', '90+ days', '180+ days', '365+ days']);
     fireEvent.change(days, { target: { value: '90' } });
     fireEvent.click(screen.getByRole('button', { name: 'Still running' }));
 
-    fireEvent.click(screen.getByRole('button', { name: /^Platform/ }));
-    fireEvent.click(await screen.findByRole('menuitemcheckbox', { name: 'YouTube' }));
+    fireEvent.click(await panelToggle('Platform', 'YouTube'));
     await waitFor(() => expect(app.currentUrl()).toContain('platform=youtube'));
-    fireEvent.click(screen.getByRole('menuitemcheckbox', { name: 'Instagram' }));
+    fireEvent.click(await panelToggle('Platform', 'Instagram'));
 
     await waitFor(() =>
       expect(app.currentUrl()).toBe(
@@ -163,7 +163,8 @@ describe('the library’s facts filters and order', () => {
     const app = renderApp('/library?hook=social%20proof,Before%20and%20after');
     await waitFor(() => expect(listCalls()).toHaveLength(1));
     expect(lastListCall().hook_ids).toEqual([beforeAfter.id, socialProof.id].sort());
-    expect(screen.getByRole('button', { name: 'Hook: Social proof +1' })).toBeTruthy();
+    expect((await panelToggle('Hook', 'Social proof')).getAttribute('aria-pressed')).toBe('true');
+    expect((await panelToggle('Hook', 'Before and after')).getAttribute('aria-pressed')).toBe('true');
     fireEvent.click(screen.getByRole('button', { name: 'Remove Hook: Social proof' }));
     await waitFor(() => expect(app.currentUrl()).toBe('/library?hook=Before+and+after'));
     await waitFor(() => expect(lastListCall().hook_ids).toEqual([beforeAfter.id]));
@@ -172,6 +173,7 @@ describe('the library’s facts filters and order', () => {
   it('offers the languages and countries list_ad_locales names, most ads first, each by its name', async () => {
     renderApp('/library');
     await waitFor(() => expect(fakeSupabase.callsOf('list_ad_locales')).toHaveLength(1));
+    await openFilterPanel();
     const language = screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement;
     const country = screen.getByRole('combobox', { name: 'Country' }) as HTMLSelectElement;
     await waitFor(() => expect([...language.options].map((option) => [option.value, option.text])).toEqual([['all', 'All languages'], ['en', 'English'], ['de', 'German']]));
@@ -186,6 +188,7 @@ describe('the library’s facts filters and order', () => {
   it('writes the language and country chosen to the URL as codes and sends them', async () => {
     const app = renderApp('/library');
     await waitFor(() => expect(listCalls()).toHaveLength(1));
+    await openFilterPanel();
     const language = screen.getByRole('combobox', { name: 'Language' });
     await waitFor(() => expect(within(language).getByRole('option', { name: 'German' })).toBeTruthy());
     fireEvent.change(language, { target: { value: 'de' } });
@@ -216,6 +219,7 @@ describe('the library’s facts filters and order', () => {
     fakeSupabase.onRpc('list_ad_locales', () => ({ data: null, error: { message: 'boom' } }));
     const app = renderApp('/library?language=fr');
     await waitFor(() => expect(lastListCall()).toMatchObject({ language: 'fr' }));
+    await openFilterPanel();
     expect((screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement).selectedOptions[0]!.text).toBe('French');
     expect(app.currentUrl()).toBe('/library?language=fr');
   });

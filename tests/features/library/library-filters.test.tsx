@@ -5,6 +5,7 @@ import { sinceFor } from '../../../src/features/library/hooks/use-library-filter
 import { BRANDS, CATEGORIES, makeAds, TAGS } from '../support/ad-fixtures.ts';
 import { fakeSupabase } from '../support/fake-supabase.ts';
 import { lastListAdsQuery, listAdsQueries, listAdsQuery } from '../support/list-ads-query.ts';
+import { openFilterPanel, panelToggle } from '../support/filter-panel.ts';
 import { renderApp, setUpAppTests } from '../support/render-app.tsx';
 
 vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
@@ -42,7 +43,25 @@ describe('library filters and the URL', () => {
     expect(lastListCall()).toMatchObject({ board: 'library', brand_ids: [lumora.id], category_ids: [coffee.id], cursor: null });
     expect(filterPill('Brand').getAttribute('aria-label')).toBe('Brand: Lumora');
     expect(filterPill('Category').getAttribute('aria-label')).toBe('Category: Coffee & Tea');
-    expect(filterPill('Type').getAttribute('aria-label')).toBe('Type: All types');
+    // The type is behind Filters, none of it ticked; the brand and category are not counted there.
+    expect(screen.queryByRole('button', { name: /^Type: / })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Filters' })).toBeTruthy();
+    const panel = await openFilterPanel();
+    expect(within(within(panel).getByRole('group', { name: 'Type' })).queryAllByRole('button', { pressed: true })).toEqual([]);
+  });
+
+  it('from 768 px keeps the search, brand, category, Filters and the order in the row, Filters counting the filters it holds that are on', async () => {
+    renderApp('/library?brand=Lumora&type=static&date=week&running=1');
+    await waitFor(() => expect(listCalls()).toHaveLength(1));
+    const row = screen.getByTestId('filter-toolbar').firstElementChild as HTMLElement;
+    const names = [...row.children].map((child) => (child.querySelector('input, select, button') ?? child).getAttribute('aria-label') ?? (child.querySelector('input') as HTMLInputElement | null)?.placeholder);
+    expect(names).toEqual(['Search brands & categories…', 'Brand: Lumora', 'Category: All categories', 'Filters, 3 active', 'Sort']);
+    const panel = await openFilterPanel();
+    expect(within(panel).getByRole('heading', { name: 'Filters' })).toBeTruthy();
+    expect(within(panel).queryByRole('combobox', { name: 'Sort' })).toBeNull();
+    expect(within(panel).queryByRole('group', { name: 'Brand' })).toBeNull();
+    fireEvent.click(within(panel).getByRole('button', { name: 'Show ads' }));
+    await waitFor(() => expect(screen.queryByTestId('filter-panel')).toBeNull());
   });
 
   it('accepts a brand id in the URL too', async () => {
@@ -114,8 +133,9 @@ describe('library filters and the URL', () => {
     await waitFor(() => expect(listCalls()).toHaveLength(1));
     expect(lastListCall()).toMatchObject({ brand_ids: [lumora.id, northwind.id].sort(), language: 'de', country: null });
     expect(filterPill('Brand').getAttribute('aria-label')).toBe('Brand: Northwind +1');
-    expect((screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement).value).toBe('de');
     expect(chipNames()).toEqual(['Remove Brand: Northwind', 'Remove Brand: Lumora', 'Remove Language: German', 'Clear all']);
+    await openFilterPanel();
+    expect((screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement).value).toBe('de');
     expect(app.currentUrl()).toBe('/library?brand=northwind,LUMORA&language=de');
   });
 
@@ -180,6 +200,7 @@ describe('library filters and the URL', () => {
   it('passes the date filter to the server as the query’s since and keeps it in the URL', async () => {
     const app = renderApp('/library');
     await waitFor(() => expect(listCalls()).toHaveLength(1));
+    await openFilterPanel();
     const dateSelect = screen.getByRole('combobox', { name: 'Date' }) as HTMLSelectElement;
     expect([...dateSelect.options].map((option) => option.text)).toEqual(['All time', 'Past week', 'Past month', 'Past year']);
 
@@ -196,10 +217,10 @@ describe('library filters and the URL', () => {
     const app = renderApp('/library?type=static&tag=bestseller');
     await waitFor(() => expect(listCalls()).toHaveLength(1));
     expect(lastListCall()).toMatchObject({ type_ids: ['e0000000-0000-4000-8000-000000000001'], tag_ids: [TAGS[0]!.id] });
-    fireEvent.click(screen.getByRole('button', { name: /Tags/ }));
-    expect(await screen.findByRole('menuitemcheckbox', { name: 'Bestseller' })).toBeTruthy();
-    expect(screen.queryByRole('menuitemcheckbox', { name: 'Black Friday' })).toBeNull();
-    fireEvent.click(screen.getByRole('menuitemcheckbox', { name: 'Bestseller' }));
+    const bestseller = await panelToggle('Tags', 'Bestseller');
+    expect(bestseller.getAttribute('aria-pressed')).toBe('true');
+    expect(within(screen.getByRole('group', { name: 'Tags' })).queryByRole('button', { name: 'Black Friday' })).toBeNull();
+    fireEvent.click(bestseller);
     await waitFor(() => expect(app.currentUrl()).toBe('/library?type=static'));
     await waitFor(() => expect(lastListCall()).toMatchObject({ type_ids: ['e0000000-0000-4000-8000-000000000001'], tag_ids: null }));
   });

@@ -5,6 +5,7 @@ import { libraryTotalText } from '../../../src/features/library/components/libra
 import { makeAds } from '../support/ad-fixtures.ts';
 import { fakeSupabase } from '../support/fake-supabase.ts';
 import { listAdsQueries, listAdsQuery } from '../support/list-ads-query.ts';
+import { openFilterPanel } from '../support/filter-panel.ts';
 import { renderApp, setUpAppTests, TestIntersectionObserver } from '../support/render-app.tsx';
 
 vi.mock('../../../src/lib/supabase-client.ts', async () => ({ supabase: (await import('../support/fake-supabase.ts')).fakeSupabase.client }));
@@ -93,6 +94,7 @@ describe('the library’s total above the grid', () => {
     await waitFor(() => expect(totalText()).toBe('1,284 ads'));
     const line = screen.getByTestId('library-total');
 
+    await openFilterPanel();
     fireEvent.change(screen.getByRole('combobox', { name: 'Format' }), { target: { value: 'video' } });
     await waitFor(() => expect(app.currentUrl()).toBe('/library?format=video'));
     // The same element, empty: its height stays and the grid below does not move.

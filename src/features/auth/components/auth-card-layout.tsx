@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ACCOUNT_TEXTS } from '../../../lib/account-texts.ts';
+import { MAIN_CONTENT_ID } from '../../../lib/constants.ts';
 
 interface AuthCardLayoutProps {
   title: string;
@@ -20,7 +21,7 @@ export function AuthCardLayout({ title, subtitle, children, footer }: AuthCardLa
           <span className="text-[17px] font-bold tracking-tight">{ACCOUNT_TEXTS.account.brand}</span>
         </Link>
       </header>
-      <main className="flex flex-1 flex-col items-center px-4 pt-4 pb-16 sm:justify-center sm:pt-0">
+      <main id={MAIN_CONTENT_ID} className="flex flex-1 flex-col items-center px-4 pt-4 pb-16 sm:justify-center sm:pt-0">
         <div className="w-full max-w-[420px]">
           <div className="rounded-3xl border border-neutral-200/80 bg-white px-5 py-7 shadow-[0_1px_2px_rgba(0,0,0,0.04),0_8px_32px_-12px_rgba(0,0,0,0.12)] sm:px-8 sm:py-9">
             <div className="mb-6 text-center">

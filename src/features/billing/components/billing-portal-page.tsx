@@ -5,6 +5,7 @@ import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { BILLING_TEXTS } from '../../../lib/billing-texts.ts';
 import { useGoToCustomerPortal } from '../api/open-customer-portal.ts';
 import { BillingFunctionError } from '../api/function-error.ts';
+import { MAIN_CONTENT_ID } from '../../../lib/constants.ts';
 
 /** Our sentence for a portal that did not open: the function's code says why, never its own text. */
 function portalFailureText(error: unknown): string {
@@ -35,7 +36,7 @@ export function BillingPortalPage() {
   }, [mutate]);
 
   return (
-    <main className="flex min-h-screen items-center justify-center bg-neutral-50 px-6 py-16">
+    <main id={MAIN_CONTENT_ID} className="flex min-h-screen items-center justify-center bg-neutral-50 px-6 py-16">
       <div className="w-full max-w-sm rounded-2xl border border-neutral-200 bg-white p-6 text-center shadow-sm">
         {portal.isError ? (
           <div role="alert">

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { MAIN_CONTENT_ID } from '../../../lib/constants.ts';
 
 export interface LegalSection {
   id: string;
@@ -16,7 +17,7 @@ interface LegalDocumentProps {
 /** A legal page: title, date, contents with anchors, then numbered sections in a readable measure. */
 export function LegalDocument({ title, updated, intro, sections }: LegalDocumentProps) {
   return (
-    <main className="mx-auto max-w-3xl px-4 pt-8 pb-16 sm:px-6 sm:pt-12">
+    <main id={MAIN_CONTENT_ID} className="mx-auto max-w-3xl px-4 pt-8 pb-16 sm:px-6 sm:pt-12">
       <h1 className="text-3xl font-bold tracking-tight text-neutral-950 sm:text-4xl">{title}</h1>
       <p className="mt-2 text-sm text-neutral-600">Last updated: {updated}</p>
       <div className="mt-6 space-y-4 text-[15px] leading-7 text-neutral-800">{intro}</div>

@@ -15,6 +15,7 @@ import { sessionSeed, shufflePage } from '../hooks/session-shuffle.ts';
 import { useThemedBoardFilters, type FilterOption } from '../hooks/use-themed-board-filters.ts';
 import { PageBanner } from './page-banner.tsx';
 import { ThemedBoardToolbar } from './themed-board-toolbar.tsx';
+import { MAIN_CONTENT_ID } from '../../../lib/constants.ts';
 
 interface Catalog {
   data: FilterOption[] | undefined;
@@ -64,7 +65,7 @@ export function ThemedBoardView({ board, brands, categories, canList, blocked, o
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   return (
-    <main className="mx-auto max-w-[1600px] px-4 pt-5 pb-12 sm:px-6 sm:pt-8 lg:px-8" data-board={board}>
+    <main id={MAIN_CONTENT_ID} className="mx-auto max-w-[1600px] px-4 pt-5 pb-12 sm:px-6 sm:pt-8 lg:px-8" data-board={board}>
       <Link to="/library" className={buttonClasses('ghost', 'sm', '-ml-2 mb-3 text-neutral-700')}>
         <ChevronLeftIcon className="h-4 w-4" />
         {BOARD_TEXTS.themedBoards.backToLibrary}
