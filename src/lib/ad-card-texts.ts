@@ -4,9 +4,11 @@
  */
 export const AD_CARD_TEXTS = {
   adCard: {
-    open: (brand: string) => `Open ${brand} ad`,
+    // A video card's label holds the length its badge shows (the visible text is part of the name).
+    open: (brand: string, videoLength: string | null = null) => (videoLength ? `Open ${brand} ad, video ${videoLength}` : `Open ${brand} ad`),
     locked: 'Unlock to view',
-    lockedLabel: (brand: string) => `${brand} ad, locked: unlock to view`,
+    lockedLabel: (brand: string, videoLength: string | null = null) =>
+      videoLength ? `${brand} ad, video ${videoLength}, locked: unlock to view` : `${brand} ad, locked: unlock to view`,
     addToBoard: 'Add to board',
     delete: 'Delete ad',
     unknownBrand: 'Unknown brand',

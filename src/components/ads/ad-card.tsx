@@ -1,6 +1,6 @@
 import { lazy, memo, Suspense, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { isClear, playableVideoUrl, type Ad } from '../../lib/ad-schema.ts';
+import { isClear, playableVideoUrl, videoDurationLabel, type Ad } from '../../lib/ad-schema.ts';
 import { AD_CARD_TEXTS } from '../../lib/ad-card-texts.ts';
 import { BookmarkPlusIcon, LockIcon, TrashIcon } from '../ui/icons.tsx';
 import { useAddToBoardSlot } from './add-to-board-slot.tsx';
@@ -49,6 +49,7 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
   const category = ad.category_name ?? AD_CARD_TEXTS.adCard.unknownCategory;
   const clear = isClear(ad);
   const videoUrl = playableVideoUrl(ad);
+  const videoLength = typeof ad.video_duration_ms === 'number' ? videoDurationLabel(ad.video_duration_ms) : null;
   const overlay =
     typeof ad.video_duration_ms === 'number' ? (
       <>
@@ -102,7 +103,7 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
           state={{ backgroundLocation: location }}
           preventScrollReset
           data-card-primary=""
-          aria-label={AD_CARD_TEXTS.adCard.open(brand)}
+          aria-label={AD_CARD_TEXTS.adCard.open(brand, videoLength)}
           className="block focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-neutral-950"
         >
           {image}
@@ -112,7 +113,7 @@ export const AdCard = memo(function AdCard({ ad, sizes, eager, highPriority, onL
           type="button"
           onClick={() => onLockedClick(ad)}
           data-card-primary=""
-          aria-label={AD_CARD_TEXTS.adCard.lockedLabel(brand)}
+          aria-label={AD_CARD_TEXTS.adCard.lockedLabel(brand, videoLength)}
           className="relative block w-full cursor-pointer text-left focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-neutral-950"
         >
           {image}

@@ -144,7 +144,8 @@ function FiltersButton({ activeCount, size, buttonRef, expanded, ref, ...trigger
       <SlidersIcon className="h-4 w-4" />
       {T.button}
       {on && (
-        <span data-testid="active-filter-count" className="min-w-[1.25rem] rounded-full bg-white px-1.5 text-center text-xs leading-5 font-bold text-neutral-950">
+        // Hidden from the name: the label says the count in words (axe: the visible text is part of the name).
+        <span data-testid="active-filter-count" aria-hidden="true" className="min-w-[1.25rem] rounded-full bg-white px-1.5 text-center text-xs leading-5 font-bold text-neutral-950">
           {activeCount}
         </span>
       )}

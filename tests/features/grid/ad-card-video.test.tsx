@@ -63,6 +63,19 @@ describe('video ads in the grid', () => {
     expect(screen.queryAllByTestId('card-video-box')).toHaveLength(0);
   });
 
+  it("names a video card's link and locked button with the length its badge shows", () => {
+    render(
+      <MemoryRouter>
+        {card(makeAd({ video_duration_ms: 65_000, brand_name: 'Lumora' }))}
+        {card(makeAd({ locked: true, video_duration_ms: 3000, brand_name: 'Lumora' }))}
+        {card(makeAd({ brand_name: 'Lumora' }))}
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('link', { name: 'Open Lumora ad, video 1:05' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Lumora ad, video 0:03, locked: unlock to view' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Open Lumora ad' })).toBeTruthy();
+  });
+
   it('plays a clear video muted while the pointer is over its card, and removes it when the pointer leaves', async () => {
     setHover(true);
     const ad = makeAd({ video_duration_ms: 4000, video_url: 'object/sign/ad-videos/f/video.webm?token=t' });
