@@ -137,7 +137,9 @@ journey(
     const plans = page.getByRole('dialog', { name: 'Unlock every winning ad' });
     await plans.getByRole('button', { name: 'Subscribe now' }).waitFor();
     expect(await plans.getByRole('button', { name: 'Start 7-day free trial' }).count()).toBe(0);
-    expect(await plans.textContent()).not.toMatch(/trial|No charge today/i);
+    // Said before the button: the trial is not refused silently.
+    expect(await plans.getByTestId('trial-used').textContent()).toBe("You've used your free trial.");
+    expect((await plans.textContent())!.replace("You've used your free trial.", '')).not.toMatch(/trial|No charge today/i);
   },
   180_000,
 );

@@ -121,34 +121,42 @@ interface FiltersButtonProps extends Partial<PopoverTriggerProps> {
   expanded?: boolean;
 }
 
-/** Filters, with how many of the filters it opens are on. */
+/**
+ * Filters, with how many of the filters it opens are on. The count is drawn beside the button's text, not inside
+ * it: the button's name says it in words ('Filters, 2 active'), and a name must hold the text one sees (axe).
+ */
 function FiltersButton({ activeCount, size, buttonRef, expanded, ref, ...trigger }: FiltersButtonProps) {
   const T = LIBRARY_TEXTS.filters;
   const on = activeCount > 0;
   const look =
     size === 'toolbar'
-      ? `${PILL} ${on ? PILL_ON : PILL_OFF}`
-      : `inline-flex h-8 shrink-0 items-center gap-1.5 rounded-full border pr-3 pl-2.5 text-[13px] font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950 ${
-          on ? 'border-neutral-950 bg-neutral-950 text-white' : 'border-neutral-300 bg-white text-neutral-900 hover:border-neutral-950'
+      ? `${PILL} ${on ? `${PILL_ON} pr-10` : PILL_OFF}`
+      : `inline-flex h-8 shrink-0 items-center gap-1.5 rounded-full border pl-2.5 text-[13px] font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-950 ${
+          on ? 'border-neutral-950 bg-neutral-950 pr-9 text-white' : 'border-neutral-300 bg-white pr-3 text-neutral-900 hover:border-neutral-950'
         }`;
   return (
-    <button
-      type="button"
-      aria-haspopup="dialog"
-      aria-expanded={expanded}
-      {...trigger}
-      ref={ref ?? buttonRef}
-      aria-label={on ? T.buttonWithCount(activeCount) : T.button}
-      className={look}
-    >
-      <SlidersIcon className="h-4 w-4" />
-      {T.button}
+    <span className="relative inline-flex shrink-0">
+      <button
+        type="button"
+        aria-haspopup="dialog"
+        aria-expanded={expanded}
+        {...trigger}
+        ref={ref ?? buttonRef}
+        aria-label={on ? T.buttonWithCount(activeCount) : T.button}
+        className={look}
+      >
+        <SlidersIcon className="h-4 w-4" />
+        {T.button}
+      </button>
       {on && (
-        // Hidden from the name: the label says the count in words (axe: the visible text is part of the name).
-        <span data-testid="active-filter-count" aria-hidden="true" className="min-w-[1.25rem] rounded-full bg-white px-1.5 text-center text-xs leading-5 font-bold text-neutral-950">
+        <span
+          data-testid="active-filter-count"
+          aria-hidden="true"
+          className={`pointer-events-none absolute top-1/2 min-w-[1.25rem] -translate-y-1/2 rounded-full bg-white px-1.5 text-center text-xs leading-5 font-bold text-neutral-950 ${size === 'toolbar' ? 'right-3' : 'right-2.5'}`}
+        >
           {activeCount}
         </span>
       )}
-    </button>
+    </span>
   );
 }
