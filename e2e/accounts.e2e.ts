@@ -217,7 +217,7 @@ journey('redirects to other sites or to scripts are never followed, and five wro
   expect(statuses.slice(0, -1).every((status) => status === 400)).toBe(true);
   // Now even the right password waits, and the form says why.
   expect(await attempt('right-password')).toBe(429);
-  await alert.filter({ hasText: /^Too many failed sign-in attempts\. Please wait a few minutes and try again\.$/ }).waitFor();
+  await alert.filter({ hasText: /^Login failedToo many failed sign-in attempts\. Please wait a few minutes and try again\.$/ }).waitFor();
   expect(new URL(page.url()).pathname).toBe('/auth/signin');
 });
 
