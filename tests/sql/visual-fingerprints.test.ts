@@ -2,7 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { Queryable } from '../../local/db/database.ts';
 import { anon, expectPgError, queryAs, userActor } from '../support/acting.ts';
 import { describeOnEngines } from '../support/engines.ts';
-import { newAd, newBrand, newCategory, newHook, newPersonas, newTag, systemTagId, type Personas } from '../support/factories.ts';
+import { newAd, newBrand, newCategory, newHook, newPersonas, newTag, newType, systemTagId, type Personas } from '../support/factories.ts';
 import type { ListedAd } from '../support/listed-ad.ts';
 
 /**
@@ -255,7 +255,7 @@ describeOnEngines('visual fingerprints', (ctx) => {
     });
   });
 
-  it('ranks more like this by look, tags, category, hook and format, from the ad own board, locked as in the grid', async () => {
+  it('ranks more like this by category, look, tags, type, hook and format, from the ad own board, locked as in the grid', async () => {
     const category = (await newCategory(ctx.db)).id;
     const otherCategory = (await newCategory(ctx.db)).id;
     const hook = (await newHook(ctx.db)).id;
@@ -280,9 +280,10 @@ describeOnEngines('visual fingerprints', (ctx) => {
     const forSubscriber = await similar(userActor(people.subscriber));
     expect(forSubscriber.length).toBeLessThanOrEqual(12);
     const ids = forSubscriber.map((a) => a.id);
-    // twin: same look, tags, category, hook and format; sameLook: the look alone; sameTags: the tags alone;
-    // oneTag: one of two tags and the category.
-    expect(ids.slice(0, 4)).toEqual([twin, sameLook, sameTags, oneTag]);
+    // twin: same category, look, tags, hook and format; oneTag: the category and one of two tags, no fingerprint;
+    // sameLook: the look alone, in another category (sameTags, the tags alone in another category, weighs less than
+    // the look of the file's other ads).
+    expect(ids.slice(0, 3)).toEqual([twin, oneTag, sameLook]);
     expect(ids).not.toContain(subject);
     expect(ids).not.toContain(blackFriday);
     expect(forSubscriber.every((a) => a.is_clear)).toBe(true);
@@ -317,6 +318,90 @@ describeOnEngines('visual fingerprints', (ctx) => {
     expect(fromBlackFriday.every((a) => a.is_black_friday)).toBe(true);
 
     await expectPgError(queryAs(ctx.db, anon, 'select public.similar_ads(gen_random_uuid())'), { code: 'PT404', detail: 'ad_not_found' });
+  });
+
+  /** The ids "more like this" gives a subscriber, most alike first. */
+  const similarIds = async (id: string) =>
+    (await queryAs<{ ads: ListedAd[] }>(ctx.db, userActor(people.subscriber), 'select public.similar_ads($1) as ads', [id]))[0]!.ads.map((a) => a.id);
+  /** One histogram and palette for many ads, each with a hash of its own far from the others' (none nearly duplicates another). */
+  const fingerprintMany = async (ids: string[], histogram: number[], colours: Fingerprint['colours']) =>
+    ctx.db.query(
+      `update public.ads a set visual_hash = p.hash, colour_histogram = $3, dominant_colours = $4
+         from unnest($1::uuid[], $2::bigint[]) p (id, hash) where a.id = p.id`,
+      [ids, ids.map((_, i) => BigInt.asIntN(64, BigInt(i + 1) * 0x9e37_79b9_7f4a_7c15n).toString()), histogram, JSON.stringify(colours)],
+    );
+  /** Gives the ads one type, hook and format: what one template of a creative shares. */
+  const sameTemplate = async (ids: string[], typeId: string, hookId: string) =>
+    ctx.db.query(`update public.ads set type_id = $2, hook_id = $3, format = 'single_image' where id = any ($1)`, [ids, typeId, hookId]);
+
+  it('shows the ad own category first: its ads of another look before other categories ads of its look, type, hook and format', async () => {
+    const [category, otherCategory] = [(await newCategory(ctx.db)).id, (await newCategory(ctx.db)).id];
+    const [type, hook] = [(await newType(ctx.db)).id, (await newHook(ctx.db)).id];
+    const hash = BigInt.asIntN(64, 0x3c3c_a5a5_5a5a_c3c3n);
+    const green = [{ hex: '#3c9d4e', share: 1 }];
+    const subject = await ad({ categoryId: category });
+    await writeFingerprint(ctx.db, subject, fingerprint(hash, green, histogramOf(0, 1)));
+    const ownCategory: string[] = [];
+    const otherCategoryTemplate: string[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const own = await ad({ categoryId: category });
+      // Half the histogram elsewhere and 12 of 64 bits changed: alike in part.
+      await writeFingerprint(ctx.db, own, fingerprint(flip(hash, ...Array.from({ length: 12 }, (_, bit) => bit)), [{ hex: '#9d3c8b', share: 1 }], histogramOf(0, 2)));
+      ownCategory.push(own);
+      const template = await ad({ categoryId: otherCategory });
+      await writeFingerprint(ctx.db, template, fingerprint(flip(hash, 20, 21), green, histogramOf(0, 1)));
+      otherCategoryTemplate.push(template);
+    }
+    await sameTemplate([subject, ...otherCategoryTemplate], type, hook);
+
+    expect([...(await similarIds(subject))].sort()).toEqual([...ownCategory].sort());
+  });
+
+  it('orders the ad own category by look: the closest look before an ad sharing its tags, type, hook and format, then closer before farther', async () => {
+    const category = (await newCategory(ctx.db)).id;
+    const [type, hook] = [(await newType(ctx.db)).id, (await newHook(ctx.db)).id];
+    const tags = [(await newTag(ctx.db)).id, (await newTag(ctx.db)).id];
+    const hash = BigInt.asIntN(64, 0x5a5a_0ff0_c3c3_3cc3n);
+    const purple = [{ hex: '#7d4cdb', share: 1 }];
+    const unrelated = fingerprint(~hash, [{ hex: '#f4d03f', share: 1 }], histogramOf(12));
+    const subject = await ad({ categoryId: category, tagIds: tags });
+    await writeFingerprint(ctx.db, subject, fingerprint(hash, purple, histogramOf(4, 5)));
+    const close = await ad({ categoryId: category });
+    await writeFingerprint(ctx.db, close, fingerprint(flip(hash, 3, 4), purple, histogramOf(4, 5)));
+    const middle = await ad({ categoryId: category });
+    await writeFingerprint(ctx.db, middle, fingerprint(flip(hash, ...Array.from({ length: 12 }, (_, bit) => 40 + bit)), purple, histogramOf(4, 6)));
+    const far = await ad({ categoryId: category });
+    await writeFingerprint(ctx.db, far, unrelated);
+    const sharesAllButTheLook = await ad({ categoryId: category, tagIds: tags });
+    await writeFingerprint(ctx.db, sharesAllButTheLook, unrelated);
+    await sameTemplate([subject, sharesAllButTheLook], type, hook);
+
+    const ids = await similarIds(subject);
+    expect(ids[0]).toBe(close);
+    expect(ids.slice(0, 4).sort()).toEqual([close, middle, far, sharesAllButTheLook].sort());
+    expect(ids.indexOf(middle)).toBeLessThan(ids.indexOf(far));
+    expect(ids.indexOf(sharesAllButTheLook)).toBeLessThan(ids.indexOf(far));
+  });
+
+  it('finds the category look-alike however old, past 30 newer ads of its category and 100 of other categories nearer in colour', async () => {
+    const [category, otherCategory] = [(await newCategory(ctx.db)).id, (await newCategory(ctx.db)).id];
+    const hash = BigInt.asIntN(64, 0x0ff0_3cc3_a55a_9669n);
+    const amber = [{ hex: '#e0a030', share: 1 }];
+    const lookAlike = await ad({ categoryId: category, createdAt: '2025-01-01T00:00:00Z' });
+    await writeFingerprint(ctx.db, lookAlike, fingerprint(flip(hash, 1, 2), [{ hex: '#e0a034', share: 1 }], histogramOf(1, 2)));
+    const newer: string[] = [];
+    for (let i = 0; i < 30; i += 1) newer.push(await ad({ categoryId: category, createdAt: new Date(Date.UTC(2026, 5, 1, 0, i)).toISOString() }));
+    await fingerprintMany(newer, histogramOf(14, 15), [{ hex: '#f7f7f5', share: 1 }]);
+    // Of the subject's colour exactly: the 100 nearest in colour are theirs.
+    const crowd: string[] = [];
+    for (let i = 0; i < 101; i += 1) crowd.push(await ad({ categoryId: otherCategory }));
+    await fingerprintMany(crowd, histogramOf(9), amber);
+    const subject = await ad({ categoryId: category });
+    await writeFingerprint(ctx.db, subject, fingerprint(hash, amber, histogramOf(1, 2)));
+
+    const ids = await similarIds(subject);
+    expect(ids[0]).toBe(lookAlike);
+    expect(ids.slice(1).every((id) => newer.includes(id))).toBe(true);
   });
 
   it('filters the library by a colour swatch in every order, page by page, and refuses an unknown colour', async () => {
