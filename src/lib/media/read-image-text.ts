@@ -1,5 +1,6 @@
 import type { Worker } from 'tesseract.js';
-import { imageTextOfWords, type ReadWord } from './image-text.ts';
+import { imageTextOfWords, mergeReadings, type PlacedWord } from './image-text.ts';
+import { inkOnWhite, portableGreyMap } from './ink-on-white.ts';
 
 /**
  * Reads the words printed in an image, in the browser, with Tesseract (English).
@@ -7,7 +8,10 @@ import { imageTextOfWords, type ReadWord } from './image-text.ts';
  * origin under OCR_BASE (vite.config.ts copies them there): nothing is fetched
  * from anywhere else. The worker starts on the first image (the library's
  * pages never load any of this), serves the images that follow, and is
- * terminated once it has been idle for IDLE_MS.
+ * terminated once it has been idle for IDLE_MS. Each image is read twice,
+ * as it is and drawn as its ink on white (ink-on-white.ts), which reads the
+ * words on buttons and other filled shapes; the second reading adds the
+ * words the first did not read (docs/decisions/0076).
  */
 export const OCR_BASE = '/ocr';
 /** How long one image may take to read, once the worker is up, before it counts as not read. */
@@ -28,9 +32,9 @@ let busy = 0;
 let idleTimer: ReturnType<typeof setTimeout> | null = null;
 
 async function startWorker(): Promise<Worker> {
-  const { createWorker, OEM } = await import('tesseract.js');
+  const { createWorker, OEM, PSM } = await import('tesseract.js');
   const base = new URL(`${OCR_BASE}/`, window.location.origin).href;
-  return createWorker('eng', OEM.LSTM_ONLY, {
+  const started = await createWorker('eng', OEM.LSTM_ONLY, {
     workerPath: `${base}worker.min.js`,
     // A directory: Tesseract picks the engine build this browser runs best (relaxed SIMD, SIMD or plain).
     corePath: `${base}core`,
@@ -38,6 +42,18 @@ async function startWorker(): Promise<Worker> {
     gzip: true,
     workerBlobURL: false,
   });
+  try {
+    await started.setParameters({
+      // The page laid out by the engine: its default takes an image for one block of text, which an ad is not.
+      tessedit_pageseg_mode: PSM.AUTO,
+      // Its notes to itself ("Estimating resolution as 620") would reach the console as errors.
+      debug_file: '/dev/null',
+    });
+  } catch (error) {
+    await started.terminate().catch(() => undefined);
+    throw error;
+  }
+  return started;
 }
 
 function workerNow(): Promise<Worker> {
@@ -65,8 +81,40 @@ export async function stopImageTextReader(): Promise<void> {
   if (current) await current.then((w) => w.terminate()).catch(() => undefined);
 }
 
-function wordsOf(page: { blocks: Array<{ paragraphs: Array<{ lines: Array<{ words: ReadWord[] }> }> }> | null }): ReadWord[] {
+function wordsOf(page: { blocks: Array<{ paragraphs: Array<{ lines: Array<{ words: PlacedWord[] }> }> }> | null }): PlacedWord[] {
   return (page.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines.flatMap((line) => line.words)));
+}
+
+async function wordsRead(w: Worker, image: Blob): Promise<PlacedWord[]> {
+  const { data } = await w.recognize(image, {}, { text: false, blocks: true });
+  return wordsOf(data);
+}
+
+/** Both readings of an image as one list of words. The ink is drawn in this thread while the worker reads the image. */
+async function wordsOfBothReadings(w: Worker, image: Blob): Promise<PlacedWord[]> {
+  const ink = inkOnWhiteImage(image);
+  ink.catch(() => undefined);
+  const first = await wordsRead(w, image);
+  return mergeReadings(first, await wordsRead(w, await ink));
+}
+
+/** The image decoded (upright by its EXIF orientation) and drawn as its ink on white, as a PGM file for the worker. */
+async function inkOnWhiteImage(image: Blob): Promise<Blob> {
+  const bitmap = await createImageBitmap(image, { imageOrientation: 'from-image' });
+  try {
+    const { width, height } = bitmap;
+    if (width < 1 || height < 1) throw new Error('The image has no pixels');
+    const canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(width, height) : Object.assign(document.createElement('canvas'), { width, height });
+    const ctx = canvas.getContext('2d', { willReadFrequently: true }) as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null;
+    if (!ctx) throw new Error('This browser cannot draw images');
+    ctx.drawImage(bitmap, 0, 0);
+    const pixels = ctx.getImageData(0, 0, width, height);
+    canvas.width = 0;
+    canvas.height = 0;
+    return new Blob([portableGreyMap(inkOnWhite({ width, height, data: pixels.data }))], { type: 'image/x-portable-graymap' });
+  } finally {
+    bitmap.close();
+  }
 }
 
 /** Rejects with ImageTextError('timeout') when the promise has not settled in time. */
@@ -84,7 +132,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
  * The normalised text of an image (see image-text.ts); throws ImageTextError
  * when it cannot be read. Starting the worker (the engine and the model
  * loaded, the model unpacked) may take START_TIMEOUT_MS on a busy machine;
- * reading one image then takes `timeoutMs` at most.
+ * reading one image (both readings, the ink drawn) then takes `timeoutMs` at most.
  */
 export async function readImageText(image: Blob, timeoutMs = READ_TIMEOUT_MS): Promise<string> {
   busy += 1;
@@ -92,12 +140,11 @@ export async function readImageText(image: Blob, timeoutMs = READ_TIMEOUT_MS): P
     const w = await within(workerNow(), START_TIMEOUT_MS).catch((error: unknown) => {
       throw error instanceof ImageTextError ? error : new ImageTextError('failed');
     });
-    const read = w.recognize(image, {}, { text: false, blocks: true });
+    const read = wordsOfBothReadings(w, image);
     // After a timeout the read may still fail (its worker is ended): that is already answered.
     read.catch(() => undefined);
     try {
-      const { data } = await within(read, timeoutMs);
-      return imageTextOfWords(wordsOf(data));
+      return imageTextOfWords(await within(read, timeoutMs));
     } catch (error) {
       // A worker stuck on an image is of no use to the next one.
       if (error instanceof ImageTextError) await stopImageTextReader();
