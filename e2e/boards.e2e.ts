@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
 import type { LocalStack } from '../local/stack.ts';
+import { seriousAxeViolations } from './support/axe.ts';
 import { launchChromium } from './support/chromium.ts';
 import { journeyWithLibrary } from './support/journey.ts';
 import { provisionAccount, signIn } from './support/signed-in.ts';
@@ -11,13 +12,20 @@ const POLL = { timeout: 15_000, interval: 100 };
 const OWNER = { email: 'boards-owner@obyect.e2e', password: 'e2e-boards-owner' };
 const OTHER = { email: 'boards-other@obyect.e2e', password: 'e2e-boards-other' };
 const FLAKY = { email: 'boards-flaky@obyect.e2e', password: 'e2e-boards-flaky' };
+/** Free accounts: the sidebar shows them Upgrade Plan, which the panel must leave uncovered. */
+const NESTER = { email: 'boards-nester@obyect.e2e', password: 'e2e-boards-nester' };
+const PHONE_NESTER = { email: 'boards-phone-nester@obyect.e2e', password: 'e2e-boards-phone-nester' };
+/** BOARDS_SCREENSHOTS=<folder> keeps a picture of the panel at each width. */
+const SHOTS = process.env.BOARDS_SCREENSHOTS;
 
 const journey = journeyWithLibrary(async (stack) => {
   const owner = await provisionAccount(stack, 'subscriber', OWNER.email, OWNER.password);
   await provisionAccount(stack, 'free', OTHER.email, OTHER.password);
   const flaky = await provisionAccount(stack, 'subscriber', FLAKY.email, FLAKY.password);
+  const nester = await provisionAccount(stack, 'free', NESTER.email, NESTER.password);
+  const phoneNester = await provisionAccount(stack, 'free', PHONE_NESTER.email, PHONE_NESTER.password);
   const { rows } = await stack.db.query<{ id: string }>('select id from public.ads where not is_black_friday order by created_at desc, id desc');
-  return { ownerId: owner.id, flakyId: flaky.id, adIds: rows.map((row) => row.id) };
+  return { ownerId: owner.id, flakyId: flaky.id, nesterId: nester.id, phoneNesterId: phoneNester.id, adIds: rows.map((row) => row.id) };
 });
 
 const card = (page: Page, adId: string) => page.locator(`[data-testid="ad-card"][data-ad-id="${adId}"]`);
@@ -228,6 +236,130 @@ journey('a save whose connection drops mid-Confirm changes no board and says so'
   } finally {
     await browser.close();
   }
+});
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+const insertBoard = async (stack: LocalStack, userId: string, name: string, parentId: string | null = null) =>
+  (await stack.db.query<{ id: string }>('insert into public.user_collections (user_id, name, parent_id) values ($1, $2, $3) returning id', [userId, name, parentId])).rows[0]!.id;
+
+const boardOf = async (stack: LocalStack, userId: string, name: string) =>
+  (await stack.db.query<{ id: string; parent_id: string | null }>('select id, parent_id from public.user_collections where user_id = $1 and name = $2', [userId, name])).rows;
+
+/** The card the grid shows first in its first column: its panel opens nearest the sidebar. */
+const firstColumnCard = (page: Page) =>
+  page.locator('[data-testid="ad-card"]').evaluateAll((cards) => {
+    const placed = cards.map((card) => ({ id: card.getAttribute('data-ad-id')!, box: card.getBoundingClientRect() })).filter(({ box }) => box.width > 0);
+    placed.sort((a, b) => a.box.left - b.box.left || a.box.top - b.box.top);
+    return placed[0]!.id;
+  });
+
+journey(
+  'at 1440 px with the sidebar open, a user makes a sub-board from the panel of a first-column card by keyboard, the ad is saved in it, and the panel stays right of the sidebar, clear of Upgrade Plan',
+  async ({ page, stack, library }) => {
+    const parentId = await insertBoard(stack, library.nesterId, 'Skincare hooks');
+    await insertBoard(stack, library.nesterId, 'Coffee');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await signIn(page, stack, NESTER);
+    await page.goto('/library');
+    const sidebar = page.getByTestId('app-sidebar');
+    await page.locator('[data-testid="app-sidebar"][data-state="expanded"]').waitFor();
+    const upgrade = sidebar.getByRole('button', { name: 'Upgrade Plan' });
+    await upgrade.waitFor();
+    await page.locator('[data-testid="ad-card"]').first().waitFor();
+    const adId = await firstColumnCard(page);
+    await openPanel(page, adId);
+
+    const where = async () => {
+      const [panelBox, sidebarBox, upgradeBox, cardBox] = await Promise.all([panel(page).boundingBox(), sidebar.boundingBox(), upgrade.boundingBox(), card(page, adId).boundingBox()]);
+      return { panelBox: panelBox!, sidebarBox: sidebarBox!, upgradeBox: upgradeBox!, cardBox: cardBox! };
+    };
+    const expectBesideTheSidebar = async () => {
+      const { panelBox, sidebarBox, upgradeBox, cardBox } = await where();
+      expect(panelBox.x).toBeGreaterThanOrEqual(sidebarBox.x + sidebarBox.width);
+      expect(overlaps(panelBox, upgradeBox)).toBe(false);
+      // Still the card's panel: beside its bookmark, over the card, inside the window.
+      expect(overlaps(panelBox, cardBox)).toBe(true);
+      expect(panelBox.x + panelBox.width).toBeLessThanOrEqual(1440);
+      // Nothing lies over Upgrade Plan: a press there reaches it.
+      const reached = await upgrade.evaluate((button) => {
+        const box = button.getBoundingClientRect();
+        return button.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2));
+      });
+      expect(reached).toBe(true);
+      return { panelBox, sidebarBox };
+    };
+    const measured = await expectBesideTheSidebar();
+    console.log(`1440 px: sidebar right ${measured.sidebarBox.x + measured.sidebarBox.width}, panel left ${measured.panelBox.x}, panel ${measured.panelBox.width}x${measured.panelBox.height}`);
+
+    // By keyboard: the + of a board opens a name field under it; Enter makes the sub-board there, checked.
+    const plus = panel(page).getByRole('button', { name: 'New sub-board in Skincare hooks' });
+    await plus.focus();
+    await page.keyboard.press('Enter');
+    const field = panel(page).getByRole('textbox', { name: 'Name of the new sub-board in Skincare hooks' });
+    await field.waitFor();
+    expect(await field.evaluate((input) => input === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await panel(page).getByRole('alert').filter({ hasText: 'Collection name required' }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/add-to-board-sub-board-name-1440.png` });
+    await page.keyboard.type('  Openers  ');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => checkbox(page, 'Openers').getAttribute('aria-checked'), POLL).toBe('true');
+    expect(await checkbox(page, 'Openers').evaluate((row) => row === document.activeElement)).toBe(true);
+    const rows = panel(page).locator('[data-testid="board-row"]');
+    expect(await rows.evaluateAll((elements) => elements.map((element) => [element.textContent, element.getAttribute('data-depth')]))).toEqual([
+      ['Coffee', '0'],
+      ['Skincare hooks', '0'],
+      ['Openers', '1'],
+    ]);
+    expect(await boardOf(stack, library.nesterId, 'Openers')).toEqual([{ id: expect.any(String), parent_id: parentId }]);
+    await expectBesideTheSidebar();
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/add-to-board-sub-board-1440.png` });
+
+    await panel(page).getByRole('button', { name: 'Confirm' }).click();
+    await panel(page).waitFor({ state: 'detached' });
+    expect(await membershipsOf(stack, adId, library.nesterId)).toEqual(['Openers']);
+
+    // The sub-board's page holds the ad, under its board.
+    const openersId = (await boardOf(stack, library.nesterId, 'Openers'))[0]!.id;
+    await page.goto(`/collection/${openersId}`);
+    await page.getByRole('heading', { name: 'Openers', level: 1 }).waitFor();
+    await page.getByRole('navigation', { name: 'Board path' }).getByRole('link', { name: 'Skincare hooks' }).waitFor();
+    await card(page, adId).waitFor();
+  },
+);
+
+journey('at 390 px a user makes a sub-board from the bottom sheet, and the ad is saved in it', async ({ page, stack, library }) => {
+  const parentId = await insertBoard(stack, library.phoneNesterId, 'Moodboard');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, stack, PHONE_NESTER);
+  await page.goto('/library');
+  const adId = library.adIds[1]!;
+  await card(page, adId).getByRole('button', { name: 'Add to board' }).click();
+  const sheet = page.getByTestId('add-to-board-sheet');
+  await sheet.waitFor({ state: 'visible' });
+  await sheet.getByText('Loading boards...').waitFor({ state: 'detached' });
+  expect(await panel(page).count()).toBe(0);
+
+  await sheet.getByRole('button', { name: 'New sub-board in Moodboard' }).click();
+  const field = sheet.getByRole('textbox', { name: 'Name of the new sub-board in Moodboard' });
+  await field.fill('Serums');
+  await field.press('Enter');
+  const serums = sheet.getByRole('checkbox', { name: 'Serums', exact: true });
+  await expect.poll(() => serums.getAttribute('aria-checked'), POLL).toBe('true');
+  // The sheet spans the screen's width, the rows inside it.
+  const [sheetBox, rowBox] = await Promise.all([sheet.boundingBox(), serums.boundingBox()]);
+  expect(sheetBox!.x).toBe(0);
+  expect(sheetBox!.width).toBe(390);
+  expect(rowBox!.x + rowBox!.width).toBeLessThanOrEqual(390);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/add-to-board-sub-board-390.png` });
+
+  await sheet.getByRole('button', { name: 'Confirm' }).click();
+  await sheet.waitFor({ state: 'hidden' });
+  expect(await membershipsOf(stack, adId, library.phoneNesterId)).toEqual(['Serums']);
+  expect(await boardOf(stack, library.phoneNesterId, 'Serums')).toEqual([{ id: expect.any(String), parent_id: parentId }]);
 });
 
 journey('a signed-out visitor who presses save goes to sign-in and comes back', async ({ page, library }) => {

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
-import type { PopoverContentOptions } from './popover-options.ts';
+import { POPOVER_BOUNDARY_ATTRIBUTE, type PopoverContentOptions } from './popover-options.ts';
 
 /**
  * Popovers: the page renders its own trigger button; the content, with Radix
@@ -25,17 +25,24 @@ interface PopoverProps {
   /** The trigger button; spread the props onto a <button>. */
   renderTrigger: (props: PopoverTriggerProps) => ReactNode;
   content: PopoverContentOptions;
+  /**
+   * Keeps the content inside the trigger's nearest element marked POPOVER_BOUNDARY_ATTRIBUTE (looked up when the
+   * trigger opens it), else inside the viewport as without it.
+   */
+  keepInsideBoundary?: boolean;
   children: ReactNode;
 }
 
-export function Popover({ open: controlledOpen, onOpenChange, renderTrigger, content, children }: PopoverProps) {
+export function Popover({ open: controlledOpen, onOpenChange, renderTrigger, content, keepInsideBoundary = false, children }: PopoverProps) {
   const [ownOpen, setOwnOpen] = useState(false);
   const open = controlledOpen ?? ownOpen;
   const [opened, setOpened] = useState(open);
   if (open && !opened) setOpened(true);
   const triggerRef = useRef<HTMLButtonElement | null>(null);
   const contentId = useId();
+  const [boundary, setBoundary] = useState<Element | null>(null);
   const setOpen = (next: boolean) => {
+    if (next && keepInsideBoundary) setBoundary(triggerRef.current?.closest(`[${POPOVER_BOUNDARY_ATTRIBUTE}]`) ?? null);
     if (controlledOpen === undefined) setOwnOpen(next);
     onOpenChange?.(next);
   };
@@ -52,7 +59,7 @@ export function Popover({ open: controlledOpen, onOpenChange, renderTrigger, con
       })}
       {opened && (
         <Suspense fallback={null}>
-          <AnchoredContent {...content} id={contentId} anchorRef={triggerRef} open={open} onOpenChange={setOpen}>
+          <AnchoredContent {...content} {...(boundary ? { collisionBoundary: boundary } : {})} id={contentId} anchorRef={triggerRef} open={open} onOpenChange={setOpen}>
             {children}
           </AnchoredContent>
         </Suspense>

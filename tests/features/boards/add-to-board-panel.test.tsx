@@ -146,6 +146,7 @@ describe('the add-to-board panel', () => {
     fireEvent.change(input, { target: { value: '   ' } });
     fireEvent.keyDown(input, { key: 'Enter' });
     expect(fakeSupabase.writesTo('user_collections')).toEqual([]);
+    expect(within(panel).getByRole('alert').textContent).toBe('Collection name required');
 
     fireEvent.change(input, { target: { value: '  Holiday hooks  ' } });
     fireEvent.keyDown(input, { key: 'Enter' });
@@ -154,6 +155,108 @@ describe('the add-to-board panel', () => {
       { name: 'Holiday hooks', parent_id: null, is_system: false, user_id: USER_ID },
     ]);
     expect(within(panel).getByRole('button', { name: 'Confirm' })).toBeTruthy();
+  });
+
+  it('makes a sub-board inside any board from the + beside it: the field opens under that board, Enter makes it there, selected, and Confirm saves the ad in it', async () => {
+    const skincare = backend.addBoard('Skincare');
+    const openers = backend.addBoard('Openers', skincare);
+    backend.addBoard('Coffee');
+    renderApp('/library');
+    const panel = await openPanel();
+    // A collapsed board opens to show where its sub-board goes.
+    fireEvent.click(within(panel).getByRole('button', { name: 'Collapse Skincare' }));
+    expect(within(panel).queryByText('Openers')).toBeNull();
+    fireEvent.click(within(panel).getByRole('button', { name: 'New sub-board in Skincare' }));
+    expect(within(panel).getByText('Openers')).toBeTruthy();
+    const field = within(panel).getByRole('textbox', { name: 'Name of the new sub-board in Skincare' });
+    expect(field.getAttribute('placeholder')).toBe('Sub-board name');
+    expect(document.activeElement).toBe(field);
+    // Right under its board, before the board's own sub-boards.
+    const skincareRow = box(panel, 'Skincare').closest('li')!;
+    expect(within(skincareRow).getByTestId('new-sub-board').contains(field)).toBe(true);
+    expect(within(panel).getAllByTestId('board-row').map((row) => row.textContent)).toEqual(['Coffee', 'Skincare', 'Openers']);
+
+    fireEvent.change(field, { target: { value: '  Hooks under 3s  ' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    await waitFor(() => expect(box(panel, 'Hooks under 3s').getAttribute('aria-checked')).toBe('true'));
+    expect(fakeSupabase.writesTo('user_collections').map((write) => write.payload)).toEqual([
+      { name: 'Hooks under 3s', parent_id: skincare, is_system: false, user_id: USER_ID },
+    ]);
+    expect(within(panel).queryByTestId('new-sub-board')).toBeNull();
+    const rows = within(panel).getAllByTestId('board-row');
+    expect(rows.map((row) => [row.textContent, row.dataset.depth, row.style.paddingLeft])).toEqual([
+      ['Coffee', '0', '0px'],
+      ['Skincare', '0', '0px'],
+      ['Hooks under 3s', '1', '20px'],
+      ['Openers', '1', '20px'],
+    ]);
+    // The keyboard goes on from the new board.
+    await waitFor(() => expect(document.activeElement).toBe(box(panel, 'Hooks under 3s')));
+
+    // A sub-board of a sub-board, the same way.
+    fireEvent.click(within(panel).getByRole('button', { name: 'New sub-board in Openers' }));
+    const deeper = within(panel).getByRole('textbox', { name: 'Name of the new sub-board in Openers' });
+    fireEvent.change(deeper, { target: { value: 'Questions' } });
+    fireEvent.keyDown(deeper, { key: 'Enter' });
+    await waitFor(() => expect(box(panel, 'Questions').getAttribute('aria-checked')).toBe('true'));
+    expect(fakeSupabase.writesTo('user_collections').map((write) => (write.payload as { parent_id: string }).parent_id)).toEqual([skincare, openers]);
+    expect(within(panel).getAllByTestId('board-row').find((row) => row.textContent === 'Questions')!.style.paddingLeft).toBe('40px');
+
+    expect(fakeSupabase.callsOf('save_ad_boards')).toEqual([]);
+    fireEvent.click(within(panel).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(screen.queryByTestId('add-to-board-popover')).toBeNull());
+    const hooks = backend.boards.find((board) => board.name === 'Hooks under 3s')!.id;
+    const questions = backend.boards.find((board) => board.name === 'Questions')!.id;
+    expect(fakeSupabase.callsOf('save_ad_boards')).toEqual([{ p_ad_id: ad.id, p_add: [hooks, questions], p_remove: [] }]);
+    expect(backend.boardsHolding(ad.id)).toEqual([hooks, questions].sort());
+  });
+
+  it("says 'Collection name required' for an empty sub-board name, sends nothing, and Escape cancels the field without closing the panel, back on its +", async () => {
+    backend.addBoard('Skincare');
+    renderApp('/library');
+    const panel = await openPanel();
+    const plus = within(panel).getByRole('button', { name: 'New sub-board in Skincare' });
+    fireEvent.click(plus);
+    const field = within(panel).getByRole('textbox', { name: 'Name of the new sub-board in Skincare' });
+    fireEvent.change(field, { target: { value: '   ' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    const alert = within(panel).getByRole('alert');
+    expect(alert.textContent).toBe('Collection name required');
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(field.getAttribute('aria-describedby')).toBe(alert.id);
+    expect(fakeSupabase.writesTo('user_collections')).toEqual([]);
+    // Typing a name clears the message.
+    fireEvent.change(field, { target: { value: 'Draft' } });
+    expect(within(panel).queryByRole('alert')).toBeNull();
+
+    fireEvent.keyDown(field, { key: 'Escape' });
+    expect(within(panel).queryByRole('textbox', { name: 'Name of the new sub-board in Skincare' })).toBeNull();
+    expect(screen.getByTestId('add-to-board-popover')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(plus));
+    expect(fakeSupabase.writesTo('user_collections')).toEqual([]);
+    // Left empty for somewhere else in the panel, the field closes and the focus stays there.
+    fireEvent.click(plus);
+    const search = within(panel).getByPlaceholderText('Search boards...');
+    act(() => search.focus());
+    expect(within(panel).queryByRole('textbox', { name: 'Name of the new sub-board in Skincare' })).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(document.activeElement).toBe(search);
+    // Favorites holds no boards: it has no +.
+    expect(within(panel).getAllByRole('button', { name: /^New sub-board in / })).toHaveLength(1);
+  });
+
+  it('keeps a sub-board made while searching in sight, checked, though its name does not match', async () => {
+    backend.addBoard('Skincare');
+    backend.addBoard('Coffee');
+    renderApp('/library');
+    const panel = await openPanel();
+    fireEvent.change(within(panel).getByPlaceholderText('Search boards...'), { target: { value: 'skin' } });
+    fireEvent.click(within(panel).getByRole('button', { name: 'New sub-board in Skincare' }));
+    const field = within(panel).getByRole('textbox', { name: 'Name of the new sub-board in Skincare' });
+    fireEvent.change(field, { target: { value: 'Serums' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    await waitFor(() => expect(box(panel, 'Serums').getAttribute('aria-checked')).toBe('true'));
+    expect(within(panel).getAllByTestId('board-row').map((row) => row.textContent)).toEqual(['Skincare', 'Serums']);
   });
 
   it('leaves the memberships as they were when the save fails, says so, and keeps the choices for another try', async () => {
@@ -209,6 +312,18 @@ describe('the add-to-board panel', () => {
       expect(sheet.className).toContain('h-[85dvh]');
       expect(await within(sheet).findByRole('checkbox', { name: 'Skincare' })).toBeTruthy();
       expect(screen.queryByTestId('add-to-board-popover')).toBeNull();
+
+      // The sheet makes sub-boards too, and Escape in their field keeps the sheet open.
+      fireEvent.click(within(sheet).getByRole('button', { name: 'New sub-board in Skincare' }));
+      const field = within(sheet).getByRole('textbox', { name: 'Name of the new sub-board in Skincare' });
+      fireEvent.keyDown(field, { key: 'Escape' });
+      expect(screen.getByTestId('add-to-board-sheet')).toBeTruthy();
+      fireEvent.click(within(sheet).getByRole('button', { name: 'New sub-board in Skincare' }));
+      const again = within(sheet).getByRole('textbox', { name: 'Name of the new sub-board in Skincare' });
+      fireEvent.change(again, { target: { value: 'Serums' } });
+      fireEvent.keyDown(again, { key: 'Enter' });
+      await waitFor(() => expect(within(sheet).getByRole('checkbox', { name: 'Serums' }).getAttribute('aria-checked')).toBe('true'));
+      expect(backend.boards.find((board) => board.name === 'Serums')?.parent_id).toBe(backend.boards.find((board) => board.name === 'Skincare')!.id);
     } finally {
       vi.unstubAllGlobals();
     }

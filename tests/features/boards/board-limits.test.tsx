@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { toast as sonner } from 'sonner';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeAd } from '../support/ad-fixtures.ts';
 import { fakeSupabase, sessionFor, type Result } from '../support/fake-supabase.ts';
@@ -17,6 +18,7 @@ const refusals = {
   depth: { code: 'OB002', details: 'board_depth_limit_reached', message: 'Boards can be nested at most 5 levels deep' },
   ads: { code: 'OB003', details: 'board_ads_limit_reached', message: 'A board can hold at most 5000 ads' },
   favorites: { code: 'OB004', details: 'favorites_limit_reached', message: 'A user can have at most 10000 favorites' },
+  parentGone: { code: 'PT404', details: 'parent_board_not_found', message: 'Parent board not found' },
   nameLength: {
     code: '23514',
     details: 'Failing row contains (3f0c…, 4444…, xxxxxxxx…, null, f, null, 2026-11-26 10:00:00+00, 2026-11-26 10:00:00+00).',
@@ -31,12 +33,13 @@ const SENTENCES = {
   ads: 'A board can hold up to 5,000 ads. Remove some, or save this ad to another board.',
   favorites: 'You can keep up to 10,000 favorites. Remove some to save new ones.',
   nameLength: 'Board names can be up to 100 characters long.',
+  parentGone: 'That board could not be found. It may have been deleted.',
   fallback: 'Something went wrong. Please try again.',
 };
 
 function expectNoServerText() {
   const page = document.body.textContent ?? '';
-  for (const text of ['at most', 'violates', 'Failing row', 'OB00', 'user_collections', '_reached']) expect(page).not.toContain(text);
+  for (const text of ['at most', 'violates', 'Failing row', 'OB00', 'user_collections', '_reached', 'Parent board']) expect(page).not.toContain(text);
 }
 
 async function openPanel() {
@@ -62,6 +65,8 @@ describe('the caps on boards, as the SPA words them', () => {
     fakeSupabase.onRpc('get_ad', () => ({ data: ad, error: null }));
     fakeSupabase.session = sessionFor(USER_ID);
     vi.spyOn(console, 'error').mockImplementation(() => {});
+    // Sonner replays the toasts still up to a new outlet: each test starts with none from the one before.
+    sonner.dismiss();
   });
 
   it('says how many boards a user can have when a new board is refused at the cap, not what the server said', async () => {
@@ -85,6 +90,49 @@ describe('the caps on boards, as the SPA words them', () => {
     expect(await screen.findByText(SENTENCES.depth)).toBeTruthy();
     expectNoServerText();
   });
+
+  it('offers no sub-board inside a board at the fifth level: its + says how deep boards nest and sends nothing', async () => {
+    let parent: string | null = null;
+    for (const level of [1, 2, 3, 4, 5]) parent = backend.addBoard(`Level ${level}`, parent);
+    renderApp('/library');
+    const panel = await openPanel();
+    const fourth = within(panel).getByRole('button', { name: 'New sub-board in Level 4' });
+    expect(fourth.getAttribute('aria-disabled')).toBeNull();
+    const fifth = within(panel).getByRole('button', { name: 'New sub-board in Level 5' });
+    expect(fifth.getAttribute('aria-disabled')).toBe('true');
+    expect(fifth.getAttribute('title')).toBe(SENTENCES.depth);
+    fireEvent.click(fifth);
+    expect(await screen.findByText(SENTENCES.depth)).toBeTruthy();
+    expect(screen.getByText('Create failed')).toBeTruthy();
+    expect(within(panel).queryByRole('textbox', { name: /^Name of the new sub-board/ })).toBeNull();
+    expect(fakeSupabase.writesTo('user_collections')).toEqual([]);
+  });
+
+  for (const [refusal, sentence, why] of [
+    ['depth', SENTENCES.depth, 'the tree grew deeper in another tab'],
+    ['boards', SENTENCES.boards, 'the user is at the cap of boards'],
+    ['parentGone', SENTENCES.parentGone, 'the board was deleted in another tab'],
+  ] as const) {
+    it(`says our sentence when the database refuses a sub-board made in the panel because ${why}, and keeps the name for another try`, async () => {
+      const skincare = backend.addBoard('Skincare');
+      renderApp('/library');
+      const panel = await openPanel();
+      fireEvent.click(within(panel).getByRole('button', { name: 'New sub-board in Skincare' }));
+      const field = within(panel).getByRole('textbox', { name: 'Name of the new sub-board in Skincare' });
+      fireEvent.change(field, { target: { value: 'Serums' } });
+      backend.refuseNext = refusals[refusal];
+      fireEvent.keyDown(field, { key: 'Enter' });
+      expect(await screen.findByText('Create failed')).toBeTruthy();
+      expect(screen.getByText(sentence)).toBeTruthy();
+      expectNoServerText();
+      expect(backend.boards.map((board) => board.name)).toEqual(['Favorites', 'Skincare']);
+      expect(fakeSupabase.writesTo('user_collections').map((write) => (write.payload as { parent_id: string }).parent_id)).toEqual([skincare]);
+      const kept = within(panel).getByRole('textbox', { name: 'Name of the new sub-board in Skincare' }) as HTMLInputElement;
+      expect(kept.value).toBe('Serums');
+      expect(document.activeElement).toBe(kept);
+      expect(within(panel).queryByRole('button', { name: 'Confirm' })).toBeNull();
+    });
+  }
 
   it('says how deep boards nest when a move would take sub-boards too deep', async () => {
     const deep = backend.addBoard('Deep');

@@ -108,6 +108,8 @@ export function AddToBoardButton({ ad, size = 'card' }: { ad: Pick<Ad, 'id'>; si
     <Popover
       open={open}
       onOpenChange={setOpen}
+      // A card in the grid's first column opens it inside the page, not over the sidebar and its Upgrade Plan.
+      keepInsideBoundary
       renderTrigger={(trigger) => (
         <button {...trigger} className={triggerClasses[size]} aria-label={label} title={label} onPointerEnter={preloadPicker} onFocus={preloadPicker}>
           <TriggerIcon size={size} />

@@ -53,17 +53,20 @@ export function useBoardPicker(adId: string, userId: string | null, open: boolea
     }
   }, [adId, pending, save]);
 
-  /** Creates a top-level board and selects it; resolves false (with a toast) when it could not be created. */
+  /**
+   * Creates a board, at the top level or inside one of the user's boards, and selects it (Confirm saves the ad in it);
+   * resolves to its id, or null (with a toast) when it could not be created.
+   */
   const createAndSelect = useCallback(
-    async (name: string): Promise<boolean> => {
+    async (name: string, parentId: string | null = null): Promise<string | null> => {
       try {
-        const board = await create.mutateAsync({ name, parentId: null });
+        const board = await create.mutateAsync({ name, parentId });
         setPending((current) => new Map(current).set(board.id, true));
-        return true;
+        return board.id;
       } catch (error) {
         console.error('Creating a board failed', error);
         toast.error(BOARD_TEXTS.boards.createFailed.title, { description: errorTextOf(error) });
-        return false;
+        return null;
       }
     },
     [create],
