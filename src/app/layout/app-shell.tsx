@@ -2,6 +2,7 @@ import type { CSSProperties, ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { SIDEBAR_COLLAPSED_WIDTH_PX, SIDEBAR_WIDTH_PX } from '../../lib/constants.ts';
 import { SHELL_TEXTS } from '../../lib/shell-texts.ts';
+import { POPOVER_BOUNDARY_ATTRIBUTE } from '../../components/ui/popover-options.ts';
 import { useSidebarState } from '../../features/shell/hooks/use-sidebar-state.ts';
 import { AppSidebar } from './app-sidebar.tsx';
 import { MobileDrawer } from './mobile-drawer.tsx';
@@ -19,7 +20,7 @@ const iconButton =
  * The signed-in layout: the sidebar (272 px, 72 px collapsed) beside the page
  * from 768 px up, a menu button and a 280 px drawer below that, the footer under the page.
  */
-export function AppShell({ children, bottomInset = false }: { children: ReactNode; bottomInset?: boolean }) {
+export function AppShell({ children, bottomInset = false, headerAction }: { children: ReactNode; bottomInset?: boolean; headerAction?: ReactNode }) {
   const sidebar = useSidebarState();
   const collapsed = !sidebar.open;
   const width = collapsed ? SIDEBAR_COLLAPSED_WIDTH_PX : SIDEBAR_WIDTH_PX;
@@ -73,12 +74,16 @@ export function AppShell({ children, bottomInset = false }: { children: ReactNod
               </Link>
             )}
             <div className="ml-auto flex items-center gap-1.5">
+              {headerAction}
               <ShareButton />
               <UserMenu />
             </div>
           </div>
         </header>
-        <div className="flex-1">{children}</div>
+        {/* The page: popovers that ask (the add-to-board panel) stay inside it, off the sidebar. */}
+        <div className="flex-1" {...{ [POPOVER_BOUNDARY_ATTRIBUTE]: '' }}>
+          {children}
+        </div>
         <SiteFooter />
       </div>
       <MobileDrawer open={sidebar.drawerOpen} onOpenChange={sidebar.setDrawerOpen}>

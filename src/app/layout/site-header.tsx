@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { HeartIcon, SparkIcon } from '../../components/ui/icons.tsx';
@@ -25,9 +25,9 @@ const menuRow = ({ isActive }: { isActive: boolean }) =>
 /**
  * The top bar of the plain layout: logo, Library and Favorites (the current one
  * highlighted), Upgrade Plan, Share, and the account controls; under 768 px a
- * menu repeats them in a drawer.
+ * menu repeats them in a drawer. A page may put a control of its own before Share (`action`).
  */
-export function SiteHeader() {
+export function SiteHeader({ action }: { action?: ReactNode } = {}) {
   const { session } = useSession();
   const entitlement = useEntitlement();
   const startUpgrade = useUpgradeFlow();
@@ -71,6 +71,7 @@ export function SiteHeader() {
               {SHELL_TEXTS.header.upgradePlan}
             </Button>
           )}
+          {action}
           <ShareButton className="hidden md:inline-flex" />
           {session ? (
             <UserMenu />

@@ -8,6 +8,8 @@ interface SiteLayoutProps {
   children: ReactNode;
   /** Room at the bottom for a fixed bar, so it never covers the footer. */
   bottomInset?: boolean;
+  /** A page's own control in the top bar, before Share (the library's feature-request link on phones). */
+  headerAction?: ReactNode;
 }
 
 /** supabase-js keeps a session under sb-<project>-auth-token: its presence predicts a signed-in start. */
@@ -24,10 +26,10 @@ function hasStoredSession(): boolean {
 }
 
 /** The plain layout: header, the page, footer. */
-export function PlainLayout({ children, bottomInset = false }: SiteLayoutProps) {
+export function PlainLayout({ children, bottomInset = false, headerAction }: SiteLayoutProps) {
   return (
     <div className={`flex min-h-dvh flex-col bg-neutral-50 text-neutral-950 ${bottomInset ? 'pb-28 sm:pb-16' : ''}`}>
-      <SiteHeader />
+      <SiteHeader action={headerAction} />
       <div className="flex-1">{children}</div>
       <SiteFooter />
     </div>
@@ -40,9 +42,18 @@ export function PlainLayout({ children, bottomInset = false }: SiteLayoutProps) 
  * While the session is still being read, a stored one predicts the shell, so
  * a signed-in reload does not flash the plain layout.
  */
-export function SiteLayout({ children, bottomInset = false }: SiteLayoutProps) {
+export function SiteLayout({ children, bottomInset = false, headerAction }: SiteLayoutProps) {
   const { session, loading } = useSession();
   const signedIn = session !== null || (loading && hasStoredSession());
-  if (signedIn) return <AppShell bottomInset={bottomInset}>{children}</AppShell>;
-  return <PlainLayout bottomInset={bottomInset}>{children}</PlainLayout>;
+  if (signedIn)
+    return (
+      <AppShell bottomInset={bottomInset} headerAction={headerAction}>
+        {children}
+      </AppShell>
+    );
+  return (
+    <PlainLayout bottomInset={bottomInset} headerAction={headerAction}>
+      {children}
+    </PlainLayout>
+  );
 }

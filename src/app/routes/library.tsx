@@ -4,6 +4,7 @@ import { toast } from '../../lib/toast.ts';
 import { AdGrid } from '../../components/ads/ad-grid.tsx';
 import { ErrorBoundary } from '../../components/ui/error-boundary.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { useIsMobile } from '../../hooks/use-is-mobile.ts';
 import type { Ad } from '../../lib/ad-schema.ts';
 import { useSession } from '../../lib/auth-session.tsx';
 import { signInWithNextPath } from '../../lib/auth-redirects.ts';
@@ -16,13 +17,14 @@ import { useIsAdmin } from '../../features/library/api/get-is-admin.ts';
 import { useLibraryAds } from '../../features/library/api/list-library-ads.ts';
 import { BlackFridayButton } from '../../features/library/components/black-friday-button.tsx';
 import { DeleteAdDialog } from '../../features/library/components/delete-ad-dialog.tsx';
-import { FeatureRequestButton } from '../../features/library/components/feature-request-button.tsx';
+import { FeatureRequestButton, FloatingFeatureRequest, type FeatureRequestPlacement } from '../../features/library/components/feature-request-button.tsx';
 import { LibraryBottomBar } from '../../features/library/components/library-bottom-bar.tsx';
 import { LibraryToolbar } from '../../features/library/components/library-toolbar.tsx';
 import { LibraryTotal } from '../../features/library/components/library-total.tsx';
 import { useLibraryFilters } from '../../features/library/hooks/use-library-filters.ts';
 import { SiteLayout } from '../layout/site-layout.tsx';
 import { errorTextOf } from '../../lib/api-error.ts';
+import { MAIN_CONTENT_ID } from '../../lib/constants.ts';
 
 export interface LibraryPageProps {
   /** The boards' picker plugs in here; signed-in users' add-to-board clicks go to it. */
@@ -30,6 +32,19 @@ export interface LibraryPageProps {
   /** Or a whole add-to-board control per card, e.g. a button anchoring a board picker. */
   renderAddToBoard?: (ad: Ad) => ReactNode;
 }
+
+/**
+ * The page's side padding (and the sticky toolbar's bleed to the window's edges): from 768 px, with the feature-request
+ * button floating, the right gutter is 4rem, room for the button clear of the cards.
+ */
+const EDGES = {
+  start: 'pl-4 sm:pl-6 lg:pl-8',
+  end: 'pr-4 sm:pr-6 lg:pr-8',
+  floatingEnd: 'pr-4 sm:pr-6 md:pr-16',
+  bleedStart: '-ml-4 pl-4 sm:-ml-6 sm:pl-6 lg:-ml-8 lg:pl-8',
+  bleedEnd: '-mr-4 pr-4 sm:-mr-6 sm:pr-6 lg:-mr-8 lg:pr-8',
+  bleedFloatingEnd: '-mr-4 pr-4 sm:-mr-6 sm:pr-6 md:-mr-16 md:pr-16',
+} as const;
 
 /** /library: the filtered, infinitely scrolling grid of ads, with the paywall decided by the server. */
 export function LibraryPage({ onAddToBoard, renderAddToBoard }: LibraryPageProps) {
@@ -70,15 +85,22 @@ export function LibraryPage({ onAddToBoard, renderAddToBoard }: LibraryPageProps
   );
 
   const showBottomBar = entitlement.entitlementLoaded && !entitlement.hasValidAccess;
+  // The feature-request link goes where the layout has room, never over the cards; nowhere until entitlement is known,
+  // so it does not jump from one place to another.
+  const isMobile = useIsMobile();
+  const feedback: FeatureRequestPlacement | null = !entitlement.entitlementLoaded ? null : showBottomBar ? 'bar' : isMobile ? 'header' : 'floating';
+  const floating = feedback === 'floating';
 
   return (
-    <SiteLayout bottomInset={showBottomBar}>
-      <main className="mx-auto max-w-[1600px] px-4 pt-6 pb-12 sm:px-6 sm:pt-8 lg:px-8">
+    <SiteLayout bottomInset={showBottomBar} headerAction={feedback === 'header' ? <FeatureRequestButton placement="header" /> : undefined}>
+      <main id={MAIN_CONTENT_ID} className={`mx-auto max-w-[1600px] pt-6 pb-12 sm:pt-8 ${EDGES.start} ${floating ? EDGES.floatingEnd : EDGES.end}`}>
         <div className="mb-3 flex items-center justify-between gap-3 sm:mb-5">
           <h1 className="min-w-0 text-2xl font-bold tracking-tight text-neutral-950 sm:text-[32px]">{LIBRARY_TEXTS.library.heading}</h1>
           <BlackFridayButton />
         </div>
-        <div className="sticky top-14 z-20 -mx-4 mb-2 bg-neutral-50 px-4 py-2.5 sm:mb-3 sm:py-3 sm:top-16 sm:-mx-6 sm:px-6 lg:-mx-8 lg:px-8">
+        <div
+          className={`sticky top-14 z-20 mb-2 bg-neutral-50 py-2.5 sm:top-16 sm:mb-3 sm:py-3 ${EDGES.bleedStart} ${floating ? EDGES.bleedFloatingEnd : EDGES.bleedEnd}`}
+        >
           <LibraryToolbar state={filterState} />
         </div>
         {/* The first page says the query's total; later pages keep it, a new query's first page replaces it. */}
@@ -100,9 +122,15 @@ export function LibraryPage({ onAddToBoard, renderAddToBoard }: LibraryPageProps
             onDelete={isAdmin ? setAdToDelete : undefined}
           />
         </ErrorBoundary>
+        {floating && <FloatingFeatureRequest />}
       </main>
-      {showBottomBar && <LibraryBottomBar isAuthenticated={entitlement.isAuthenticated} onSubscribe={openPricing} />}
-      <FeatureRequestButton raised={showBottomBar} />
+      {showBottomBar && (
+        <LibraryBottomBar
+          isAuthenticated={entitlement.isAuthenticated}
+          onSubscribe={openPricing}
+          trailing={feedback === 'bar' ? <FeatureRequestButton placement="bar" /> : undefined}
+        />
+      )}
       <DeleteAdDialog ad={adToDelete} onClose={() => setAdToDelete(null)} />
     </SiteLayout>
   );

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeAd } from '../support/ad-fixtures.ts';
 import { fakeSupabase, sessionFor } from '../support/fake-supabase.ts';
 import { renderApp, setUpAppTests } from '../support/render-app.tsx';
@@ -14,8 +14,21 @@ function serveAds(...ads: ReturnType<typeof makeAd>[]) {
   fakeSupabase.onRpc('get_ad', (args) => ({ data: ads.find((ad) => ad.id === args.p_id) ?? null, error: null }));
 }
 
+/** jsdom has no layout: under 768 px is answered by a matchMedia stand-in. */
+function narrowScreen() {
+  vi.stubGlobal(
+    'matchMedia',
+    vi.fn((query: string) => ({ matches: query.includes('max-width: 767px'), media: query, addEventListener() {}, removeEventListener() {} })),
+  );
+}
+
+const ACTIONS = ['Add to board', 'Add to favorites', 'Download original', 'Share'];
+/** The names of the buttons in an element, in order. */
+const buttonNames = (element: HTMLElement) => within(element).queryAllByRole('button').map((button) => button.getAttribute('aria-label'));
+
 describe('the ad detail', () => {
   setUpAppTests();
+  afterEach(() => vi.unstubAllGlobals());
 
   it('says the ad could not be found for an unknown id, in a toast and on the page', async () => {
     serveAds();
@@ -140,6 +153,42 @@ describe('the ad detail', () => {
       await act(async () => answerSecond());
       await waitFor(() => expect(app.currentUrl()).toBe(`/ads/${third!.id}`));
       await screen.findByRole('link', { name: 'Kindred' });
+    });
+
+    it('keeps the header for the brand and Close under 768 px: the actions and the arrows are in a bar under the page', async () => {
+      narrowScreen();
+      serveNavigation();
+      const app = renderApp(`/ads/${second!.id}`);
+      await navigationReady('Next ad');
+      const detail = screen.getByTestId('ad-detail');
+      const header = detail.querySelector('header')!;
+      expect(buttonNames(header)).toEqual(['Close']);
+      expect(within(header).getByRole('link', { name: 'Northwind' })).toBeTruthy();
+      const bar = screen.getByTestId('ad-detail-bar');
+      expect(buttonNames(bar)).toEqual(['Previous ad', ...ACTIONS, 'Next ad']);
+      // No arrow floats over the page: the page holds none.
+      expect(within(screen.getByRole('main')).queryByRole('button', { name: /^(Previous|Next) ad$/ })).toBeNull();
+
+      fireEvent.click(within(bar).getByRole('button', { name: 'Next ad' }));
+      await waitFor(() => expect(app.currentUrl()).toBe(`/ads/${third!.id}`));
+      await screen.findByRole('link', { name: 'Kindred' });
+      await navigationReady('Previous ad');
+      fireEvent.keyDown(window, { key: 'ArrowLeft' });
+      await waitFor(() => expect(app.currentUrl()).toBe(`/ads/${second!.id}`));
+      await navigationReady('Next ad');
+      const surface = screen.getByRole('main');
+      fireEvent.touchStart(surface, { touches: [{ clientY: 400 }] });
+      fireEvent.touchEnd(surface, { changedTouches: [{ clientY: 350 }] });
+      await waitFor(() => expect(app.currentUrl()).toBe(`/ads/${third!.id}`));
+    });
+
+    it('keeps the actions in the header and the arrows beside the image from 768 px', async () => {
+      serveNavigation();
+      renderApp(`/ads/${second!.id}`);
+      await navigationReady('Next ad');
+      expect(buttonNames(screen.getByTestId('ad-detail').querySelector('header')!)).toEqual([...ACTIONS, 'Close']);
+      expect(screen.queryByTestId('ad-detail-bar')).toBeNull();
+      expect(buttonNames(screen.getByRole('main')).filter((name) => /^(Previous|Next) ad$/.test(name ?? ''))).toEqual(['Previous ad', 'Next ad']);
     });
 
     it('moves on a vertical swipe longer than 40 px, and not on a shorter one', async () => {

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeAd, makeAds } from '../support/ad-fixtures.ts';
 import { fakeSupabase, sessionFor } from '../support/fake-supabase.ts';
 import { listAdsQuery } from '../support/list-ads-query.ts';
@@ -40,6 +40,50 @@ describe('library actions', () => {
     expect(link.getAttribute('target')).toBe('_blank');
     expect(link.getAttribute('rel')).toContain('noopener');
     expect(link.getAttribute('href')).toMatch(/^https:\/\//);
+  });
+
+  describe('puts the Request a feature button where it covers no card', () => {
+    afterEach(() => vi.unstubAllGlobals());
+    const feedback = () => screen.findByRole('link', { name: 'Request a feature' });
+    const bar = () => screen.findByRole('region', { name: 'Need more inspiration?' });
+
+    it('in the bottom bar, after its button, for an anonymous visitor and a signed-in free user', async () => {
+      renderApp('/library');
+      const anonymous = await feedback();
+      expect(within(await bar()).getAllByRole('link').at(-1)).toBe(anonymous);
+      cleanup();
+
+      fakeSupabase.session = sessionFor(USER_ID);
+      renderApp('/library');
+      const region = await bar();
+      const free = within(region).getByRole('link', { name: 'Request a feature' });
+      expect(free.previousElementSibling?.textContent).toBe('Subscribe Now to Unlock Full Access');
+      expect(free.dataset.placement).toBe('bar');
+    });
+
+    it('floating at the end of the page for a subscriber from 768 px, and in the header beside Share under 768 px', async () => {
+      fakeSupabase.session = sessionFor(USER_ID);
+      fakeSupabase.onRpc('has_valid_access', () => ({ data: true, error: null }));
+      renderApp('/library');
+      // The sidebar has a link of the same name; the button is the page's own.
+      await waitFor(() => expect(fakeSupabase.callsOf('has_valid_access')).toHaveLength(1));
+      const floating = await within(await screen.findByRole('main')).findByRole('link', { name: 'Request a feature' });
+      expect(floating.dataset.placement).toBe('floating');
+      expect(screen.getByTestId('app-sidebar').contains(floating)).toBe(false);
+      expect(screen.queryByRole('region', { name: 'Need more inspiration?' })).toBeNull();
+      cleanup();
+
+      vi.stubGlobal(
+        'matchMedia',
+        vi.fn((query: string) => ({ matches: query.includes('max-width: 767px'), media: query, addEventListener() {}, removeEventListener() {} })),
+      );
+      renderApp('/library');
+      const header = await feedback();
+      expect(header.dataset.placement).toBe('header');
+      expect(header.closest('header')).toBe(screen.getByRole('banner'));
+      expect(header.nextElementSibling?.getAttribute('aria-label')).toBe('Share');
+      expect(screen.getAllByRole('link', { name: 'Request a feature' })).toHaveLength(1);
+    });
   });
 
   it('sends an anonymous visitor who adds to a board to sign in with next', async () => {

@@ -8,6 +8,7 @@ import { BrandMark } from '../../../components/ads/brand-mark.tsx';
 import { Button, buttonClasses } from '../../../components/ui/button.tsx';
 import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, DownloadIcon, HeartIcon, LockIcon, ShareIcon } from '../../../components/ui/icons.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { useIsMobile } from '../../../hooks/use-is-mobile.ts';
 import { isClear, playableVideoUrl, type Ad } from '../../../lib/ad-schema.ts';
 import { formatDate } from '../../../lib/formatting.ts';
 import { AD_DETAIL_TEXTS } from '../../../lib/ad-detail-texts.ts';
@@ -46,9 +47,9 @@ export interface AdDetailViewProps {
 const headerButton =
   'inline-flex h-10 w-10 items-center justify-center rounded-xl text-neutral-700 transition-colors hover:bg-neutral-100 hover:text-neutral-950 focus-visible:outline-2 focus-visible:outline-neutral-950 disabled:opacity-50';
 
-/** Image width: the column's, at most 960 px, and no taller than the viewport leaves room for. */
-function imageWidth(ad: Ad): string {
-  return `min(100%, 960px, calc((100dvh - 11rem) * ${ad.width / ad.height}))`;
+/** Image width: the column's, at most 960 px, and no taller than the viewport leaves room for (less the bar under 768 px). */
+function imageWidth(ad: Ad, compact: boolean): string {
+  return `min(100%, 960px, calc((100dvh - ${compact ? '15rem' : '11rem'}) * ${ad.width / ad.height}))`;
 }
 
 /** The full-screen ad: brand and category links, favorite, share, close, the large image, its tags and its facts. */
@@ -64,6 +65,44 @@ export function AdDetailView(props: AdDetailViewProps) {
     if (mainRef.current) mainRef.current.scrollTop = 0;
   }, [adId]);
 
+  // Under 768 px the ad's actions and the arrows take a bar under the page, so the header keeps its width for the brand
+  // and the arrows never float over the facts; from 768 px the actions sit in the header and the arrows beside the image.
+  const compact = useIsMobile();
+  const actions = ad && (
+    <>
+      {addToBoard?.(ad, 'detail')}
+      <button
+        type="button"
+        className={`${headerButton} ${props.isFavorite ? 'text-rose-600 hover:text-rose-700' : ''}`}
+        aria-pressed={props.isFavorite}
+        aria-label={props.isFavorite ? AD_DETAIL_TEXTS.adDetail.unfavorite : AD_DETAIL_TEXTS.adDetail.favorite}
+        title={props.isFavorite ? AD_DETAIL_TEXTS.adDetail.unfavorite : AD_DETAIL_TEXTS.adDetail.favorite}
+        disabled={props.favoritePending}
+        onClick={props.onToggleFavorite}
+      >
+        <HeartIcon filled={props.isFavorite} className="h-5 w-5" />
+      </button>
+      {props.onDownload && isClear(ad) && (
+        <button
+          type="button"
+          className={headerButton}
+          aria-label={AD_DETAIL_TEXTS.adDetail.download}
+          title={AD_DETAIL_TEXTS.adDetail.download}
+          disabled={props.downloadPending}
+          onClick={props.onDownload}
+        >
+          <DownloadIcon className="h-5 w-5" />
+        </button>
+      )}
+      <button type="button" className={headerButton} aria-label={AD_DETAIL_TEXTS.adDetail.share} title={AD_DETAIL_TEXTS.adDetail.share} onClick={props.onShare}>
+        <ShareIcon className="h-5 w-5" />
+      </button>
+    </>
+  );
+  const navigation = canNavigate && ad ? (side: 'previous' | 'next') => (
+    <NavigationButton side={side} placement={compact ? 'bar' : 'beside'} disabled={!neighboursReady} onClick={side === 'previous' ? onPrevious : onNext} />
+  ) : null;
+
   return (
     <div className="fixed inset-0 z-40 flex flex-col bg-neutral-50" data-testid="ad-detail" data-ad-id={adId}>
       <header className="flex h-16 shrink-0 items-center gap-3 border-b border-neutral-200/80 bg-white px-3 sm:px-5">
@@ -74,7 +113,8 @@ export function AdDetailView(props: AdDetailViewProps) {
               {renderTitle(`${brand} ad`, 'sr-only')}
               <Link
                 to={`/library?brand=${encodeURIComponent(brand)}`}
-                className="block truncate text-[15px] font-semibold text-neutral-950 hover:underline"
+                // Two lines before any name is cut, the category under it.
+                className="line-clamp-2 text-[15px] font-semibold break-words text-neutral-950 hover:underline"
               >
                 {brand}
               </Link>
@@ -100,36 +140,10 @@ export function AdDetailView(props: AdDetailViewProps) {
             )}
           </div>
         )}
-        <div className="flex items-center gap-1">
-          {ad && (
+        <div className="flex shrink-0 items-center gap-1">
+          {actions && !compact && (
             <>
-              {addToBoard?.(ad, 'detail')}
-              <button
-                type="button"
-                className={`${headerButton} ${props.isFavorite ? 'text-rose-600 hover:text-rose-700' : ''}`}
-                aria-pressed={props.isFavorite}
-                aria-label={props.isFavorite ? AD_DETAIL_TEXTS.adDetail.unfavorite : AD_DETAIL_TEXTS.adDetail.favorite}
-                title={props.isFavorite ? AD_DETAIL_TEXTS.adDetail.unfavorite : AD_DETAIL_TEXTS.adDetail.favorite}
-                disabled={props.favoritePending}
-                onClick={props.onToggleFavorite}
-              >
-                <HeartIcon filled={props.isFavorite} className="h-5 w-5" />
-              </button>
-              {props.onDownload && isClear(ad) && (
-                <button
-                  type="button"
-                  className={headerButton}
-                  aria-label={AD_DETAIL_TEXTS.adDetail.download}
-                  title={AD_DETAIL_TEXTS.adDetail.download}
-                  disabled={props.downloadPending}
-                  onClick={props.onDownload}
-                >
-                  <DownloadIcon className="h-5 w-5" />
-                </button>
-              )}
-              <button type="button" className={headerButton} aria-label={AD_DETAIL_TEXTS.adDetail.share} title={AD_DETAIL_TEXTS.adDetail.share} onClick={props.onShare}>
-                <ShareIcon className="h-5 w-5" />
-              </button>
+              {actions}
               <span className="mx-1 h-6 w-px bg-neutral-200" aria-hidden="true" />
             </>
           )}
@@ -162,10 +176,10 @@ export function AdDetailView(props: AdDetailViewProps) {
             )}
           </div>
         ) : (
-          <div className={`flex min-h-full flex-col items-center px-3 pt-4 sm:px-20 sm:py-6 ${canNavigate ? 'pb-20' : 'pb-4'}`}>
+          <div className="flex min-h-full flex-col items-center px-3 pt-4 pb-4 sm:px-6 sm:py-6 md:px-20">
             <div
               className="my-auto flex w-full flex-col items-center gap-3 lg:flex-row lg:items-start lg:justify-center lg:gap-5"
-              style={{ '--ad-column': imageWidth(ad) } as CSSProperties}
+              style={{ '--ad-column': imageWidth(ad, compact) } as CSSProperties}
             >
               <div className="flex w-(--ad-column) flex-col gap-3 lg:w-[min(var(--ad-column),calc(100%-22.5rem))]">
                 <div className="relative overflow-hidden rounded-2xl bg-white shadow-[0_12px_40px_-12px_rgba(0,0,0,0.25)] ring-1 ring-neutral-950/5">
@@ -219,19 +233,44 @@ export function AdDetailView(props: AdDetailViewProps) {
             <MoreLikeThis adId={ad.id} onLockedClick={props.onUnlock} />
           </div>
         )}
-        {canNavigate && ad && (
+        {navigation && !compact && (
           <>
-            <NavigationButton side="previous" disabled={!neighboursReady} onClick={onPrevious} />
-            <NavigationButton side="next" disabled={!neighboursReady} onClick={onNext} />
+            {navigation('previous')}
+            {navigation('next')}
           </>
         )}
       </main>
+      {compact && actions && (
+        <div
+          data-testid="ad-detail-bar"
+          className="flex shrink-0 items-center justify-between gap-2 border-t border-neutral-200/80 bg-white px-2 pt-2 pb-[max(0.5rem,env(safe-area-inset-bottom))]"
+        >
+          {navigation?.('previous')}
+          <div className={`flex items-center gap-1 ${navigation ? '' : 'flex-1 justify-evenly'}`}>{actions}</div>
+          {navigation?.('next')}
+        </div>
+      )}
     </div>
   );
 }
 
-function NavigationButton({ side, disabled, onClick }: { side: 'previous' | 'next'; disabled: boolean; onClick: () => void }) {
+function NavigationButton({
+  side,
+  placement,
+  disabled,
+  onClick,
+}: {
+  side: 'previous' | 'next';
+  /** 'bar': in the bar under the page (under 768 px); 'beside': fixed at the window's sides, beside the image. */
+  placement: 'bar' | 'beside';
+  disabled: boolean;
+  onClick: () => void;
+}) {
   const label = side === 'previous' ? AD_DETAIL_TEXTS.adDetail.previous : AD_DETAIL_TEXTS.adDetail.next;
+  const where =
+    placement === 'bar'
+      ? 'h-11 w-11 shrink-0 bg-white hover:bg-neutral-100'
+      : `fixed top-1/2 z-10 h-12 w-12 -translate-y-1/2 bg-white/95 shadow-lg backdrop-blur hover:scale-105 hover:bg-white ${side === 'previous' ? 'left-5' : 'right-5'}`;
   return (
     <button
       type="button"
@@ -239,10 +278,7 @@ function NavigationButton({ side, disabled, onClick }: { side: 'previous' | 'nex
       title={label}
       disabled={disabled}
       onClick={onClick}
-      // Phones: in the bottom corners, clear of the facts under the image; wider screens: beside the image.
-      className={`fixed bottom-4 disabled:opacity-40 z-10 inline-flex h-11 w-11 sm:top-1/2 sm:bottom-auto sm:-translate-y-1/2 items-center justify-center rounded-full bg-white/95 text-neutral-900 shadow-lg ring-1 ring-neutral-950/10 backdrop-blur transition hover:scale-105 hover:bg-white sm:h-12 sm:w-12 ${
-        side === 'previous' ? 'left-2 sm:left-5' : 'right-2 sm:right-5'
-      }`}
+      className={`inline-flex items-center justify-center rounded-full text-neutral-900 ring-1 ring-neutral-950/10 transition disabled:opacity-40 ${where}`}
     >
       {side === 'previous' ? <ChevronLeftIcon className="h-5 w-5" /> : <ChevronRightIcon className="h-5 w-5" />}
     </button>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { signUpWithNextPath } from '../../../lib/auth-redirects.ts';
 import { Button, buttonClasses } from '../../../components/ui/button.tsx';
@@ -7,10 +8,12 @@ import { SHELL_TEXTS } from '../../../lib/shell-texts.ts';
 interface LibraryBottomBarProps {
   isAuthenticated: boolean;
   onSubscribe: () => void;
+  /** Shown after the bar's button, in the bar's room rather than floating over the cards (the feature-request link). */
+  trailing?: ReactNode;
 }
 
 /** The nudge along the bottom for viewers without valid access. */
-export function LibraryBottomBar({ isAuthenticated, onSubscribe }: LibraryBottomBarProps) {
+export function LibraryBottomBar({ isAuthenticated, onSubscribe, trailing }: LibraryBottomBarProps) {
   const location = useLocation();
   return (
     <div
@@ -23,13 +26,18 @@ export function LibraryBottomBar({ isAuthenticated, onSubscribe }: LibraryBottom
           <SparkIcon className="h-4 w-4 shrink-0 text-amber-500" />
           {SHELL_TEXTS.bottomBar.title}
         </p>
-        {isAuthenticated ? (
-          <Button onClick={onSubscribe}>{SHELL_TEXTS.bottomBar.subscribe}</Button>
-        ) : (
-          <Link to={signUpWithNextPath(location)} className={buttonClasses('primary', 'md')}>
-            {SHELL_TEXTS.bottomBar.createAccount}
-          </Link>
-        )}
+        <div className="flex items-center gap-2 sm:gap-3">
+          {isAuthenticated ? (
+            <Button onClick={onSubscribe} className="flex-1 sm:flex-none">
+              {SHELL_TEXTS.bottomBar.subscribe}
+            </Button>
+          ) : (
+            <Link to={signUpWithNextPath(location)} className={buttonClasses('primary', 'md', 'flex-1 sm:flex-none')}>
+              {SHELL_TEXTS.bottomBar.createAccount}
+            </Link>
+          )}
+          {trailing}
+        </div>
       </div>
     </div>
   );
