@@ -7,11 +7,22 @@ import { journeyWithLibrary } from './support/journey.ts';
 const GATE = 'Create your account to continue exploring winning ads';
 const POLL = { timeout: 15_000, interval: 200 };
 
-/** Beside the stack's six demo ads, twelve more of another brand: eighteen distinct ads to open, each with a type. */
+/**
+ * Beside the stack's six demo ads, twelve more of another brand: eighteen distinct ads, each with a type. All but two
+ * are open to everyone and one of those two is the free sample (10%, rounded up), so a visitor sees seventeen clear
+ * and one locked: only ads seen clear count toward the free views.
+ */
 const journey = journeyWithLibrary(async (stack) => {
   await insertDemoAds(stack, 12, { brandPrefix: 'Kestrel', minutesAgo: 30, width: 300 });
-  const { rows } = await stack.db.query<{ id: string }>('select id from public.ads where not is_black_friday order by created_at desc, id desc');
-  return { adIds: rows.map((row) => row.id) };
+  const all = await stack.db.query<{ id: string }>('select id from public.ads where not is_black_friday order by created_at desc, id desc');
+  const premium = all.rows.slice(-2).map((row) => row.id);
+  await stack.db.query('update public.ads set requires_subscription = (id = any ($1::uuid[])) where not is_black_friday', [premium]);
+  const { rows } = await stack.db.query<{ id: string; clear: boolean }>(
+    'select id, not requires_subscription or free_sample as clear from public.ads where not is_black_friday order by created_at desc, id desc',
+  );
+  const locked = rows.filter((row) => !row.clear).map((row) => row.id);
+  if (locked.length !== 1) throw new Error(`expected one locked ad, found ${locked.length}`);
+  return { adIds: rows.filter((row) => row.clear).map((row) => row.id), lockedId: locked[0]! };
 });
 
 const storedCount = (page: Page) => page.evaluate(() => window.localStorage.getItem('obyect_ad_views'));
@@ -28,6 +39,10 @@ journey('an anonymous visitor reopening the same six ads three times is not gate
   }
   expect(await storedCount(page)).toBe('6');
   expect(await page.getByRole('dialog', { name: GATE }).count()).toBe(0);
+  // A locked ad opened by its address is no free view.
+  await openAd(page, library.lockedId);
+  await page.getByTestId('ad-detail').getByRole('button', { name: /unlock/i }).first().waitFor({ state: 'visible' });
+  expect(await storedCount(page)).toBe('6');
 
   // The sixteenth distinct ad opens the gate, and its 'Create account' goes to sign-up with the way back.
   for (const id of library.adIds.slice(6, 15)) await openAd(page, id);
