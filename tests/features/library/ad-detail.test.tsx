@@ -203,6 +203,33 @@ describe('the ad detail', () => {
       fireEvent.touchEnd(surface, { changedTouches: [{ clientY: 350 }] });
       await waitFor(() => expect(app.currentUrl()).toBe(`/ads/${second!.id}`));
     });
+
+    it('lets a swipe scroll the page, moving only from the end it points past', async () => {
+      serveNavigation();
+      const app = renderApp(`/ads/${second!.id}`);
+      await navigationReady('Next ad');
+      await navigationReady('Previous ad');
+      const surface = screen.getByRole('main');
+      // A page taller than the screen, scrolled to its middle.
+      let scrollTop = 600;
+      Object.defineProperty(surface, 'scrollHeight', { configurable: true, get: () => 2000 });
+      Object.defineProperty(surface, 'clientHeight', { configurable: true, get: () => 800 });
+      Object.defineProperty(surface, 'scrollTop', { configurable: true, get: () => scrollTop, set: (value: number) => (scrollTop = value) });
+      const swipe = (from: number, to: number) => {
+        fireEvent.touchStart(surface, { touches: [{ clientY: from }] });
+        fireEvent.touchEnd(surface, { changedTouches: [{ clientY: to }] });
+      };
+      swipe(500, 300);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(app.currentUrl()).toBe(`/ads/${second!.id}`);
+      swipe(300, 500);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(app.currentUrl()).toBe(`/ads/${second!.id}`);
+      // At the bottom an upward swipe goes on.
+      scrollTop = 1200;
+      swipe(500, 300);
+      await waitFor(() => expect(app.currentUrl()).toBe(`/ads/${third!.id}`));
+    });
   });
 
   describe('favorites', () => {

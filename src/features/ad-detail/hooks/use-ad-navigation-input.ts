@@ -14,9 +14,17 @@ export function isCovered(ownDialogs: number): boolean {
   return document.querySelectorAll('[role="dialog"][data-state="open"], [role="alertdialog"][data-state="open"]').length > ownDialogs;
 }
 
+/** Where a scrolling box stands: at its top, at its bottom (a box that does not scroll is at both). */
+function edgesOf(box: HTMLElement): { top: boolean; bottom: boolean } {
+  return { top: box.scrollTop <= 0, bottom: box.scrollTop + box.clientHeight >= box.scrollHeight - 1 };
+}
+
 /**
  * Arrow keys and vertical swipes (over the spec's threshold) move through ads:
  * left/up and a downward swipe go back, right/down and an upward swipe go on.
+ * The page scrolls with the same gesture, so a swipe moves only from the end
+ * it points past: an upward swipe begun at the bottom of the page goes on, a
+ * downward one begun at its top goes back; anywhere else the finger scrolls.
  */
 export function useAdNavigationInput({ enabled, onPrevious, onNext, ownDialogs }: NavigationInput) {
   const handlers = useRef({ onPrevious, onNext });
@@ -42,19 +50,21 @@ export function useAdNavigationInput({ enabled, onPrevious, onNext, ownDialogs }
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [enabled, ownDialogs]);
 
-  const touchStartY = useRef<number | null>(null);
+  const touchStart = useRef<{ y: number; top: boolean; bottom: boolean } | null>(null);
   return {
-    onTouchStart: (event: TouchEvent) => {
-      touchStartY.current = event.touches[0]?.clientY ?? null;
+    onTouchStart: (event: TouchEvent<HTMLElement>) => {
+      const y = event.touches[0]?.clientY;
+      touchStart.current = y === undefined ? null : { y, ...edgesOf(event.currentTarget) };
     },
-    onTouchEnd: (event: TouchEvent) => {
-      const start = touchStartY.current;
-      touchStartY.current = null;
+    onTouchEnd: (event: TouchEvent<HTMLElement>) => {
+      const start = touchStart.current;
+      touchStart.current = null;
       const end = event.changedTouches[0]?.clientY;
       if (!enabled || start === null || end === undefined) return;
-      const distance = end - start;
-      if (distance < -SWIPE_THRESHOLD_PX) handlers.current.onNext();
-      else if (distance > SWIPE_THRESHOLD_PX) handlers.current.onPrevious();
+      const distance = end - start.y;
+      const now = edgesOf(event.currentTarget);
+      if (distance < -SWIPE_THRESHOLD_PX && start.bottom && now.bottom) handlers.current.onNext();
+      else if (distance > SWIPE_THRESHOLD_PX && start.top && now.top) handlers.current.onPrevious();
     },
   };
 }
