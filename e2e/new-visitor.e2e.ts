@@ -8,14 +8,14 @@ const GATE = 'Create your account to continue exploring winning ads';
 const POLL = { timeout: 15_000, interval: 200 };
 
 /**
- * Beside the stack's six demo ads, twelve more of another brand: eighteen distinct ads, each with a type. All but two
- * are open to everyone and one of those two is the free sample (10%, rounded up), so a visitor sees seventeen clear
- * and one locked: only ads seen clear count toward the free views.
+ * Beside the stack's six demo ads, twelve more of another brand: eighteen distinct ads, each with a type. All but the
+ * oldest are open to everyone, so a visitor sees seventeen clear and one locked: only ads seen clear count toward the
+ * free views.
  */
 const journey = journeyWithLibrary(async (stack) => {
   await insertDemoAds(stack, 12, { brandPrefix: 'Kestrel', minutesAgo: 30, width: 300 });
   const all = await stack.db.query<{ id: string }>('select id from public.ads where not is_black_friday order by created_at desc, id desc');
-  const premium = all.rows.slice(-2).map((row) => row.id);
+  const premium = all.rows.slice(-1).map((row) => row.id);
   await stack.db.query('update public.ads set requires_subscription = (id = any ($1::uuid[])) where not is_black_friday', [premium]);
   const { rows } = await stack.db.query<{ id: string; clear: boolean }>(
     'select id, not requires_subscription or free_sample as clear from public.ads where not is_black_friday order by created_at desc, id desc',
