@@ -18,7 +18,8 @@ const storedCount = (page: Page) => page.evaluate(() => window.localStorage.getI
 
 async function openAd(page: Page, id: string): Promise<void> {
   await page.goto(`/ads/${id}`);
-  await page.getByTestId('ad-detail').waitFor({ state: 'visible' });
+  // The ad itself, not the page's frame: a view is counted once the ad has come and is seen clear.
+  await page.getByTestId('ad-detail').locator('img').first().waitFor({ state: 'visible' });
 }
 
 journey('an anonymous visitor reopening the same six ads three times is not gated: only distinct ads seen clear count', async ({ page, stack, library }) => {
