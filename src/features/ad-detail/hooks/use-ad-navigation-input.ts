@@ -52,17 +52,17 @@ export function useAdNavigationInput({ enabled, onPrevious, onNext, ownDialogs }
 
   const touchStart = useRef<{ y: number; top: boolean; bottom: boolean } | null>(null);
   return {
-    onTouchStart: (event: TouchEvent<HTMLElement>) => {
+    onTouchStart: (event: TouchEvent) => {
       const y = event.touches[0]?.clientY;
-      touchStart.current = y === undefined ? null : { y, ...edgesOf(event.currentTarget) };
+      touchStart.current = y === undefined ? null : { y, ...edgesOf(event.currentTarget as HTMLElement) };
     },
-    onTouchEnd: (event: TouchEvent<HTMLElement>) => {
+    onTouchEnd: (event: TouchEvent) => {
       const start = touchStart.current;
       touchStart.current = null;
       const end = event.changedTouches[0]?.clientY;
       if (!enabled || start === null || end === undefined) return;
       const distance = end - start.y;
-      const now = edgesOf(event.currentTarget);
+      const now = edgesOf(event.currentTarget as HTMLElement);
       if (distance < -SWIPE_THRESHOLD_PX && start.bottom && now.bottom) handlers.current.onNext();
       else if (distance > SWIPE_THRESHOLD_PX && start.top && now.top) handlers.current.onPrevious();
     },
