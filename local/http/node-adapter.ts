@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import { type Duplex, Readable } from 'node:stream';
 import type { ApiHandler } from './api-handler.ts';
 import { chooseEncoding, compressNow, isCompressible, MIN_COMPRESSED_BYTES } from './compression.ts';
@@ -42,6 +42,14 @@ export function toWebRequest(
 }
 
 /**
+ * The status line's reason phrase: the Response's own, else the standard one (a web Response's statusText is empty
+ * unless given, and Node writes an empty one as it is: `HTTP/1.1 200 `, an empty statusText in every client).
+ */
+export function reasonPhraseOf(response: Response): string {
+  return response.statusText || STATUS_CODES[response.status] || '';
+}
+
+/**
  * Writes a web Response to Node's response, streaming its body. A small text
  * answer (an API's JSON) is compressed when the client accepts it.
  */
@@ -55,7 +63,7 @@ export async function sendWebResponse(response: Response, res: ServerResponse, m
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   const known = knownBody(response);
   if ((!known && !response.body) || method === 'HEAD') {
-    res.writeHead(response.status, response.statusText, headers);
+    res.writeHead(response.status, reasonPhraseOf(response), headers);
     res.end();
     return;
   }
@@ -85,11 +93,11 @@ export async function sendWebResponse(response: Response, res: ServerResponse, m
       headers['content-length'] = String(body.byteLength);
       headers.vary = headers.vary ? `${headers.vary}, accept-encoding` : 'accept-encoding';
     } else if (!response.headers.has('content-length')) headers['content-length'] = String(body.byteLength);
-    res.writeHead(response.status, response.statusText, headers);
+    res.writeHead(response.status, reasonPhraseOf(response), headers);
     res.end(body);
     return;
   }
-  res.writeHead(response.status, response.statusText, headers);
+  res.writeHead(response.status, reasonPhraseOf(response), headers);
   try {
     for (const chunk of head) if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
     for (;;) {
