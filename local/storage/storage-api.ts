@@ -12,6 +12,7 @@ import { jsonNestingExceeds, jsonTooDeepMessage, readBodyText, RequestBodyTooLar
 import { ObjectFiles, ObjectTooLargeError } from './object-files.ts';
 import { createRenderCache, RENDER_FORMATS, RENDER_QUALITY, RENDER_WIDTHS, renderImage, type RenderOptions } from './image-render.ts';
 import { StorageHttpError, storageErrors } from './storage-errors.ts';
+import { isoTimestamp, withIsoTimestamps } from './storage-timestamps.ts';
 import { STORAGE_MAX_OBJECT_BYTES as GLOBAL_SIZE_LIMIT, MULTIPART_OVERHEAD_BYTES } from './storage-limits.ts';
 import { checkUploadedObject, checkUploadName, uploadMaxBytesFor } from './upload-checks.ts';
 
@@ -374,7 +375,7 @@ export async function createStorageApi(ctx: StorageApiContext): Promise<StorageA
           limit $4 offset $5`,
         [bucketId, folder, search, limit, offset],
       );
-      return Response.json(rows);
+      return Response.json(rows.map(withIsoTimestamps));
     });
   };
 
@@ -455,8 +456,8 @@ export async function createStorageApi(ctx: StorageApiContext): Promise<StorageA
           cache_control: row.metadata?.cacheControl ?? null,
           etag: row.metadata?.eTag ?? null,
           metadata: row.metadata,
-          created_at: row.created_at,
-          last_modified: row.updated_at,
+          created_at: isoTimestamp(row.created_at),
+          last_modified: isoTimestamp(row.updated_at),
         });
       }
       if (method === 'POST' && (match = route.match(/^\/object\/sign\/([^/]+)\/(.+)$/))) {
@@ -492,7 +493,7 @@ export async function createStorageApi(ctx: StorageApiContext): Promise<StorageA
           )).rows,
         );
         for (const row of removed) if (row.version) await files.remove(bucketId, row.version);
-        return Response.json(removed.map(({ version: _version, ...row }) => row));
+        return Response.json(removed.map(({ version: _version, ...row }) => withIsoTimestamps(row)));
       }
       if (method === 'POST' && (match = route.match(/^\/object\/list\/([^/]+)\/?$/))) {
         return await listObjects(claims, match[1]!, (await jsonOf(request)) as Record<string, unknown>);
@@ -551,9 +552,9 @@ export async function createStorageApi(ctx: StorageApiContext): Promise<StorageA
         );
         if (match[1]) {
           if (!rows[0]) throw storageErrors.bucketNotFound();
-          return Response.json(rows[0]);
+          return Response.json(withIsoTimestamps(rows[0]));
         }
-        return Response.json(rows);
+        return Response.json(rows.map(withIsoTimestamps));
       }
       throw storageErrors.notFound(`Route ${method} ${route} not found`);
     } catch (error) {

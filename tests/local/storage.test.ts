@@ -156,6 +156,28 @@ describeOnEngines('storage/v1 through supabase-js', (ctx) => {
     expect(await storage.sweep()).toBe(0);
   });
 
+  it('answers every timestamp as ISO 8601 in UTC with milliseconds, as hosted Storage does (list, info, remove, buckets)', async () => {
+    const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+    const client = await as(admin);
+    await client.storage.from('banners').upload('times/one.webp', await webp(), { contentType: 'image/webp' });
+    const listed = (await client.storage.from('banners').list('times')).data!.find((entry) => entry.name === 'one.webp')!;
+    for (const value of [listed.created_at, listed.updated_at, listed.last_accessed_at]) expect(value).toMatch(ISO);
+    const stored = (await ctx.db.query<{ at: string }>("select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') as at from storage.objects where bucket_id = 'banners' and name = 'times/one.webp'")).rows[0]!.at;
+    expect(listed.created_at).toBe(stored);
+    const info = (await client.storage.from('banners').info('times/one.webp')).data as unknown as { createdAt?: string; created_at?: string; lastModified?: string; last_modified?: string };
+    expect(info.createdAt ?? info.created_at).toMatch(ISO);
+    expect(info.lastModified ?? info.last_modified).toMatch(ISO);
+    const removed = (await client.storage.from('banners').remove(['times/one.webp'])).data!;
+    expect(removed[0]!.created_at).toMatch(ISO);
+    const service = await signJwt({ role: 'service_role', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 60 }, config.JWT_SECRET);
+    const buckets = (await (await storage.handler(new Request(`${TEST_ORIGIN}/storage/v1/bucket`, { headers: { authorization: `Bearer ${service}`, apikey: service } }))).json()) as Array<{ created_at: string; updated_at: string }>;
+    expect(buckets.length).toBeGreaterThan(0);
+    for (const bucket of buckets) {
+      expect(bucket.created_at).toMatch(ISO);
+      expect(bucket.updated_at).toMatch(ISO);
+    }
+  });
+
   it("renders through render/image only the product's variants (480 and 960 wide, quality 80, WebP or as stored), once each", async () => {
     await (await as(admin)).storage.from('brand-logos').upload('b1/logo.webp', await webp(1200, 600), { contentType: 'image/webp' });
     const render = (query: string) => storage.handler(new Request(`${TEST_ORIGIN}/storage/v1/render/image/public/brand-logos/b1/logo.webp?${query}`));
