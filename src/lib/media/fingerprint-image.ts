@@ -1,3 +1,4 @@
+import { pixelsOfBitmap } from './bitmap-pixels.ts';
 import { UnreadableImageError } from './image-variants.ts';
 import { fingerprintOfPixels, type VisualFingerprint } from './visual-fingerprint.ts';
 
@@ -15,16 +16,9 @@ export async function fingerprintOfFile(file: Blob): Promise<VisualFingerprint> 
     throw new UnreadableImageError();
   }
   try {
-    const { width, height } = bitmap;
-    if (width < 1 || height < 1) throw new UnreadableImageError();
-    const canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(width, height) : Object.assign(document.createElement('canvas'), { width, height });
-    const ctx = canvas.getContext('2d', { willReadFrequently: true }) as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null;
-    if (!ctx) throw new Error('This browser cannot draw images');
-    ctx.drawImage(bitmap, 0, 0);
-    const pixels = ctx.getImageData(0, 0, width, height);
-    canvas.width = 0;
-    canvas.height = 0;
-    return fingerprintOfPixels({ width, height, data: pixels.data });
+    const pixels = pixelsOfBitmap(bitmap);
+    if (!pixels) throw new UnreadableImageError();
+    return fingerprintOfPixels(pixels);
   } finally {
     bitmap.close();
   }

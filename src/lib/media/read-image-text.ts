@@ -1,4 +1,5 @@
 import type { Worker } from 'tesseract.js';
+import { pixelsOfBitmap } from './bitmap-pixels.ts';
 import { imageTextOfWords, mergeReadings, type PlacedWord } from './image-text.ts';
 import { inkOnWhite, portableGreyMap } from './ink-on-white.ts';
 
@@ -102,16 +103,9 @@ async function wordsOfBothReadings(w: Worker, image: Blob): Promise<PlacedWord[]
 async function inkOnWhiteImage(image: Blob): Promise<Blob> {
   const bitmap = await createImageBitmap(image, { imageOrientation: 'from-image' });
   try {
-    const { width, height } = bitmap;
-    if (width < 1 || height < 1) throw new Error('The image has no pixels');
-    const canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(width, height) : Object.assign(document.createElement('canvas'), { width, height });
-    const ctx = canvas.getContext('2d', { willReadFrequently: true }) as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null;
-    if (!ctx) throw new Error('This browser cannot draw images');
-    ctx.drawImage(bitmap, 0, 0);
-    const pixels = ctx.getImageData(0, 0, width, height);
-    canvas.width = 0;
-    canvas.height = 0;
-    return new Blob([portableGreyMap(inkOnWhite({ width, height, data: pixels.data }))], { type: 'image/x-portable-graymap' });
+    const pixels = pixelsOfBitmap(bitmap);
+    if (!pixels) throw new Error('The image has no pixels');
+    return new Blob([portableGreyMap(inkOnWhite(pixels))], { type: 'image/x-portable-graymap' });
   } finally {
     bitmap.close();
   }
